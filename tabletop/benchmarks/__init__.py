@@ -1,0 +1,1 @@
+"""Benchmarks run by ``tabletop bench NAME``: each module has ``run(args) -> int`` and prints measured numbers."""

@@ -1,0 +1,81 @@
+"""The ``tabletop`` command line.
+
+Each sub-command lives in its own module under :mod:`tabletop.commands` and registers itself
+with :func:`command`; this module only collects them, so adding a command never edits a shared
+file.
+
+>>> from tabletop.cli import build_parser
+>>> build_parser().parse_args(["replay", "game.json"]).command
+'replay'
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from typing import Callable
+
+from tabletop.errors import UserError
+
+#: name -> (help, add_arguments(parser), run(args) -> exit code)
+_COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
+
+
+def command(name: str, help: str):
+    """Register a sub-command: decorate ``run(args) -> int``; give it ``.arguments(parser)``.
+
+    >>> @command("hello", "say hello")
+    ... def hello(args):
+    ...     return 0
+    >>> "hello" in _COMMANDS
+    True
+    """
+
+    def register(run):
+        def no_arguments(parser):
+            return None
+
+        _COMMANDS[name] = (help, getattr(run, "arguments", no_arguments), run)
+        return run
+
+    return register
+
+
+def _load_commands() -> None:
+    import tabletop.commands as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"tabletop.commands.{info.name}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser, with every registered sub-command."""
+    _load_commands()
+    parser = argparse.ArgumentParser(prog="tabletop", description="A smart table for physical word games.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in sorted(_COMMANDS):
+        help_text, add_arguments, _run = _COMMANDS[name]
+        add_arguments(sub.add_parser(name, help=help_text, description=help_text))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``tabletop`` console script; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _help, _add, run = _COMMANDS[args.command]
+    try:
+        return int(run(args) or 0)
+    except UserError as error:
+        print(f"tabletop {args.command}: {error}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print(f"tabletop {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Shared fixtures; each test folder adds its own."""
