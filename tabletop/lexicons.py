@@ -1,0 +1,96 @@
+"""Where lexicons come from: Debian's word lists and WordNet (installed by ./tabletop.sh), or a
+house word list file.
+
+Built-in English is the union of ``american-english-huge``, ``british-english-huge`` (with their
+inflections: APPLES, MA, AT) and WordNet's lemmas (which add phrases such as ICE CREAM);
+Ukrainian is ``/usr/share/dict/ukrainian`` (every inflected form). Proper nouns (a capital first
+letter in the list) and possessives (``'s``) are left out.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "house.txt"
+>>> _ = path.write_text("qi\\nza\\n# a comment\\n")
+>>> "QI" in load_wordlist(path)
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import pathlib
+
+from rules.lexicon import Lexicon
+from tabletop.errors import UserError
+
+DICT_DIR = pathlib.Path(os.environ.get("TABLETOP_DICT_DIR", "/usr/share/dict"))
+WORDNET_DIR = pathlib.Path(os.environ.get("TABLETOP_WORDNET_DIR", "/usr/share/wordnet"))
+
+SOURCES = {
+    "en": ["american-english-huge", "british-english-huge"],
+    "uk": ["ukrainian"],
+}
+LANGUAGES = tuple(SOURCES)
+
+
+def _common_words(path: pathlib.Path) -> list[str]:
+    words = []
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            word = line.strip()
+            if not word or word[0].isupper() or word.endswith("'s"):
+                continue
+            words.append(word)
+    return words
+
+
+def _wordnet_lemmas() -> list[str]:
+    lemmas = []
+    for part in ("noun", "verb", "adj", "adv"):
+        index = WORDNET_DIR / f"index.{part}"
+        if not index.exists():
+            continue
+        with index.open(encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                if line.startswith(" "):
+                    continue
+                lemma = line.split(" ", 1)[0]
+                if lemma.isascii() and lemma.replace("_", "").replace("-", "").isalpha():
+                    lemmas.append(lemma.replace("_", " "))
+    return lemmas
+
+
+@functools.lru_cache(maxsize=4)
+def builtin_lexicon(language: str = "en") -> Lexicon:
+    """The built-in dictionary for ``language`` ('en' or 'uk'), loaded once per process."""
+    if language not in SOURCES:
+        raise UserError(f"no built-in dictionary for language {language!r}; choose one of {', '.join(LANGUAGES)}")
+    words: list[str] = []
+    missing = []
+    for name in SOURCES[language]:
+        path = DICT_DIR / name
+        if path.exists():
+            words += _common_words(path)
+        else:
+            missing.append(str(path))
+    if language == "en":
+        words += _wordnet_lemmas()
+    if not words:
+        raise UserError(
+            f"the {language} dictionary is not installed ({', '.join(missing)} missing); run ./tabletop.sh setup"
+        )
+    return Lexicon(words, name=f"built-in {language}")
+
+
+def load_wordlist(path: str | os.PathLike) -> Lexicon:
+    """A house-rules word list: one word (or phrase) a line, ``#`` comments and blank lines skipped."""
+    path = pathlib.Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise UserError(f"word list not found: {path}") from None
+    except UnicodeDecodeError as error:
+        raise UserError(f"word list {path} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+    words = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    if not words:
+        raise UserError(f"word list {path} has no words")
+    return Lexicon(words, name=str(path))
