@@ -19,8 +19,8 @@ from typing import Callable
 
 from tabletop.errors import UserError
 
-#: name -> (help, add_arguments(parser), run(args) -> exit code)
-_COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
+#: name -> (help, run(args) -> exit code); ``run.arguments(parser)``, if set, adds the arguments
+_COMMANDS: dict[str, tuple[str, Callable[[argparse.Namespace], int]]] = {}
 
 
 def command(name: str, help: str):
@@ -34,10 +34,7 @@ def command(name: str, help: str):
     """
 
     def register(run):
-        def no_arguments(parser):
-            return None
-
-        _COMMANDS[name] = (help, getattr(run, "arguments", no_arguments), run)
+        _COMMANDS[name] = (help, run)
         return run
 
     return register
@@ -57,8 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in sorted(_COMMANDS):
-        help_text, add_arguments, _run = _COMMANDS[name]
-        add_arguments(sub.add_parser(name, help=help_text, description=help_text))
+        help_text, run = _COMMANDS[name]
+        parser_for = sub.add_parser(name, help=help_text, description=help_text)
+        add_arguments = getattr(run, "arguments", None)
+        if add_arguments is not None:
+            add_arguments(parser_for)
     return parser
 
 
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tabletop`` console script; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    _help, _add, run = _COMMANDS[args.command]
+    _help, run = _COMMANDS[args.command]
     try:
         return int(run(args) or 0)
     except UserError as error:

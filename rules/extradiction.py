@@ -1,0 +1,164 @@
+"""eXtraDICTION (the original): Levels 1, 2 and 3 with clue cards, and Speed eXtraDICTION.
+
+* Levels 1-2: the card's word is written across, anywhere; it scores the stars of its squares.
+* Level 3: words go across or down; the first uses the centre square; later words cross, touch
+  or float; score = stars x zones (floating: not multiplied), plus every word formed by touching.
+* Every level: a letter newly written on a Chance square (not for a floating word) draws a
+  Chance card from the seeded deck (:mod:`rules.chance`).
+* The game ends after 10 clue cards, or when no square is left.
+* Speed: no clue cards, players take turns (``pass`` to skip), a word only once a game; ends
+  when no square is left or with an ``end`` event.
+
+Events: ``clue`` (a card is taken; optional ``answer``), ``answer`` (a guess: ``text`` compared
+with the card's answer, or ``correct`` as the helper judged), ``write``, ``pass``, ``end``.
+A ``write`` without a card in play stands for a card guessed right and written.
+
+>>> from rules.board import parse_board
+>>> from rules.lexicon import Lexicon
+>>> board = parse_board('rows = 3\\ncols = 5\\n[layers]\\nvalues = ["00000","12121","00000"]\\n'
+...                     'zones = ["aaaaa","abbba","aaaaa"]')
+>>> game = ExtradictionGame(GameSetup("extradiction", ("Ann", "Ben"), variant="level3"), board, Lexicon(["cat"]))
+>>> game.apply({"type": "write", "player": "Ann", "text": "CAT", "row": 1, "col": 1, "dir": "across"}).turn.score
+5
+"""
+
+from __future__ import annotations
+
+from rules import errors
+from rules.board import Board
+from rules.crossword import CrosswordGame, WritePolicy
+from rules.events import Event
+from rules.game import GameSetup, Outcome
+from rules.lexicon import Lexicon, normalise
+from rules.turn_order import TurnOrder
+
+CARDS_PER_GAME = 10
+
+_LEVEL_POLICY = {
+    "level1": WritePolicy(across_only=True, require_centre=False, check_dictionary=False, zones_multiply=False,
+                          score_formed_words=False, chance_cards=True),
+    "level3": WritePolicy(chance_cards=True),
+    "speed": WritePolicy(chance_cards=True, unique_words=True),
+}
+_LEVEL_POLICY["level2"] = _LEVEL_POLICY["level1"]
+_ALIASES = {"1": "level1", "2": "level2", "3": "level3", "level 1": "level1", "level 2": "level2",
+            "level 3": "level3", "l1": "level1", "l2": "level2", "l3": "level3"}
+
+
+def variant_name(variant: str | None) -> str:
+    """Normalise a variant name: ``None`` -> 'level3', '2' -> 'level2', 'Speed' -> 'speed'."""
+    if variant is None:
+        return "level3"
+    key = str(variant).strip().lower()
+    key = _ALIASES.get(key, key)
+    if key not in _LEVEL_POLICY:
+        raise errors.RecordFormatError(
+            f"eXtraDICTION has no variant {variant!r}; choose level1, level2, level3 or speed")
+    return key
+
+
+class ExtradictionGame(CrosswordGame):
+    """The original eXtraDICTION board game (all levels and Speed)."""
+
+    game_id = "extradiction"
+    variants = ("level1", "level2", "level3", "speed")
+
+    def __init__(self, setup: GameSetup, board: Board, lexicon: Lexicon):
+        self.level = variant_name(setup.variant)
+        self.policy = _LEVEL_POLICY[self.level]
+        super().__init__(setup, board, lexicon)
+        self.cards_used = 0
+        self.card_answer: str | None = None   # the answer of the card in play ('' = unknown answer)
+        self.card_in_play = False
+        self.guesser: str | None = None      # who guessed the card in play right
+        self.order = TurnOrder(setup.players)
+
+    @property
+    def speed(self) -> bool:
+        return self.level == "speed"
+
+    # -- events ---------------------------------------------------------------------------------
+    def _handle(self, event: Event) -> Outcome:
+        handler = {
+            "write": self._write, "pass": self._pass, "clue": self._clue, "answer": self._answer,
+        }.get(event.type)
+        if handler is None:
+            raise errors.WrongPhase(f"A {event.type!r} event has no place in eXtraDICTION ({self.level}).")
+        return handler(event)
+
+    def _clue(self, event: Event) -> Outcome:
+        if self.speed:
+            raise errors.WrongPhase("Speed eXtraDICTION is played without clue cards.")
+        self._take_card()
+        self.card_answer = normalise(event.get("answer") or "") or None
+        return Outcome(f"{event.player} takes clue card {self.cards_used} of {CARDS_PER_GAME}.")
+
+    def _take_card(self) -> None:
+        if self.cards_used >= CARDS_PER_GAME:
+            raise errors.GameOver(f"The game is over: all {CARDS_PER_GAME} clue cards have been used.")
+        self.cards_used += 1
+        self.card_in_play, self.guesser, self.card_answer = True, None, None
+
+    def _answer(self, event: Event) -> Outcome:
+        if not self.card_in_play:
+            raise errors.WrongPhase(f"{event.player} answers, but no clue card is in play.")
+        if self.guesser is not None:
+            raise errors.WrongPhase(f"{self.guesser} has already guessed this card; now it is written.")
+        correct = event.get("correct")
+        if correct is None:
+            if "text" not in event.data or self.card_answer is None:
+                raise errors.WrongPhase("An answer needs 'correct' (true/false) when the card's answer is not recorded.")
+            correct = normalise(event["text"]) == self.card_answer
+        if correct:
+            self.guesser = event.player
+            return Outcome(f"{event.player} guessed right and writes the word.")
+        self._resolve_card()
+        return Outcome(f"{event.player} guessed wrong; the card is put aside.")
+
+    def _write(self, event: Event) -> Outcome:
+        if self.speed:
+            self.order.check(event.player)
+        elif self.card_in_play:
+            if self.guesser is not None and event.player != self.guesser:
+                raise errors.NotYourTurn(f"{self.guesser} guessed the card, so {self.guesser} writes, not {event.player}.")
+            text = normalise(event["text"])
+            if self.card_answer and text != self.card_answer:
+                raise errors.WrongAnswer(
+                    f"The card's word is {self.card_answer}; {text} at {event.square.name} is not it.", [event.square])
+        else:
+            self._take_card()
+        turn = self.write(event)
+        self._finish_turn()
+        return self.write_outcome(turn)
+
+    def _pass(self, event: Event) -> Outcome:
+        if self.speed:
+            self.order.check(event.player, "play")
+        self._finish_turn()
+        return Outcome(f"{event.player} passes.")
+
+    def _finish_turn(self) -> None:
+        if self.speed:
+            self.order.advance()
+        else:
+            self._resolve_card()
+        if self.board_full():
+            self.ended = True
+
+    def _resolve_card(self) -> None:
+        self.card_in_play, self.guesser, self.card_answer = False, None, None
+        if self.cards_used >= CARDS_PER_GAME:
+            self.ended = True
+
+    def _over_reason(self) -> str:
+        if self.board_full():
+            return "no square is left to write on"
+        if not self.speed and self.cards_used >= CARDS_PER_GAME:
+            return f"all {CARDS_PER_GAME} clue cards have been used"
+        return "it was ended"
+
+    def state(self) -> dict:
+        state = super().state()
+        state.update(level=self.level, cards_used=self.cards_used,
+                     next_player=self.order.current if self.speed else None)
+        return state

@@ -1,0 +1,225 @@
+"""What every game shares: its set-up, scored turns, outcomes and the event loop.
+
+A game is built from a :class:`GameSetup`, a :class:`~rules.board.Board` and a
+:class:`~rules.lexicon.Lexicon`, then fed events one at a time with :meth:`Game.apply`, which
+returns an :class:`Outcome` or raises a :class:`~rules.errors.Rejection` and leaves the game as
+it was. Games are compared by their state, so ``replay(record(game)) == game``.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from rules import errors
+from rules.board import Board
+from rules.chance import ChanceCard
+from rules.events import Event, parse_event
+from rules.lexicon import Lexicon
+from rules.scoring import WordScore
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """Everything fixed before the first event: which game, who plays, the seed, the options.
+
+    >>> GameSetup("extradiction-sp", ("Ann", "Ben"), variant="classic").rounds_for(2)
+    10
+    """
+
+    game: str
+    players: tuple[str, ...]
+    variant: str | None = None
+    seed: int = 0
+    language: str = "en"
+    rounds: int | None = None
+    options: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "players", tuple(self.players))
+        if not self.players:
+            raise errors.RecordFormatError("a game needs at least one player")
+        for name in self.players:
+            if not isinstance(name, str) or not name.strip():
+                raise errors.RecordFormatError(f"player names must be non-empty text, not {name!r}")
+        if len(set(self.players)) != len(self.players):
+            raise errors.RecordFormatError(f"two players have the same name: {list(self.players)}")
+        if self.rounds is not None and (not isinstance(self.rounds, int) or self.rounds < 1):
+            raise errors.RecordFormatError(f"'rounds' must be a whole number of at least 1, not {self.rounds!r}")
+
+    def rounds_for(self, n_players: int) -> int:
+        """SP Classic's rounds: the agreed number, else 5 for 4+ players, 7 for 3, 10 for 2 (or 1)."""
+        if self.rounds is not None:
+            return self.rounds
+        return {1: 10, 2: 10, 3: 7}.get(n_players, 5)
+
+
+@dataclass
+class Turn:
+    """One scoring event: a write and what it earned (words, chance cards)."""
+
+    player: str
+    event_index: int
+    text: str
+    words: tuple[WordScore, ...]
+    chance: tuple[ChanceCard, ...] = ()
+    chance_delta: int = 0
+    kind: str = ""
+    late: bool = False
+    removed: bool = False
+    new_squares: tuple = ()
+
+    @property
+    def score(self) -> int:
+        """Points this turn adds to the player's total (0 once the answer is removed)."""
+        if self.removed:
+            return 0
+        return sum(w.score for w in self.words) + self.chance_delta
+
+    def to_json(self) -> dict:
+        data: dict[str, Any] = {
+            "player": self.player,
+            "score": self.score,
+            "words": [w.to_json() for w in self.words],
+        }
+        if self.chance:
+            data["chance"] = [c.to_json() for c in self.chance]
+            data["chance_stars"] = self.chance_delta
+        if self.removed:
+            data["removed"] = True
+        return data
+
+    def explain(self) -> str:
+        """One line for people: ``'Ann: MARKET 7 x 3 zones = 21 -> 21'``."""
+        parts = "; ".join(w.explain() for w in self.words)
+        if self.chance:
+            parts += "; chance: " + ", ".join(c.name for c in self.chance) + f" ({self.chance_delta:+d})"
+        tail = " (removed after a challenge: 0)" if self.removed else f" -> {self.score}"
+        return f"{self.player}: {parts}{tail}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an accepted event did: a sentence to announce, and the turn it scored if any."""
+
+    message: str
+    turn: Turn | None = None
+    ignored: bool = False
+
+    def to_json(self) -> dict:
+        data: dict[str, Any] = {"message": self.message}
+        if self.turn is not None:
+            data["turn"] = self.turn.to_json()
+        if self.ignored:
+            data["ignored"] = True
+        return data
+
+
+class Game:
+    """Base of every game: the event loop, totals and the record of applied events."""
+
+    game_id = "game"
+    variants: tuple[str, ...] = ()
+    #: events still accepted once the game is over (a last challenge, the clock)
+    after_end: tuple[str, ...] = ("time",)
+
+    def __init__(self, setup: GameSetup, board: Board, lexicon: Lexicon):
+        self.setup = setup
+        self.board = board
+        self.lexicon = lexicon
+        self.events: list[Event] = []
+        self.turns: list[Turn] = []
+        self.ended = False
+        self.last_time: float | None = None
+
+    # -- the event loop -------------------------------------------------------------------------
+    def apply(self, raw: Mapping[str, Any] | Event) -> Outcome:
+        """Apply one event. On a :class:`~rules.errors.Rejection` the game is left unchanged."""
+        event = raw if isinstance(raw, Event) else parse_event(raw)
+        if event.player is not None and event.player not in self.setup.players and not self._is_host(event):
+            raise errors.UnknownPlayer(
+                f"{event.player!r} is not playing; the players are {', '.join(self.setup.players)}.")
+        saved = copy.copy(self.__dict__)
+        saved = {k: copy.deepcopy(v) if k not in ("board", "lexicon", "setup", "events") else v
+                 for k, v in saved.items()}
+        try:
+            if event.type == "end":
+                outcome = self._end(event)
+            else:
+                if self.ended and event.type not in self.after_end:
+                    raise errors.GameOver(f"The game is over; {self._over_reason()}.")
+                outcome = self._handle(event)
+        except errors.Rejection:
+            self.__dict__.update(saved)
+            raise
+        self.events.append(event)
+        if event.t is not None:
+            self.last_time = event.t if self.last_time is None else max(self.last_time, event.t)
+        return outcome
+
+    def _is_host(self, event: Event) -> bool:
+        return event.type in ("remove", "end", "time") and event.player in (None, "host")
+
+    def _handle(self, event: Event) -> Outcome:  # pragma: no cover - every game overrides it
+        raise NotImplementedError
+
+    def _end(self, event: Event) -> Outcome:
+        self.ended = True
+        return Outcome(f"The game ends. {self.standings()}")
+
+    def _over_reason(self) -> str:
+        return "it was ended"
+
+    # -- results --------------------------------------------------------------------------------
+    @property
+    def totals(self) -> dict[str, int]:
+        """Each player's total: the sum of the scores of the player's turns."""
+        totals = {p: 0 for p in self.setup.players}
+        for turn in self.turns:
+            totals[turn.player] += turn.score
+        return totals
+
+    @property
+    def over(self) -> bool:
+        return self.ended
+
+    @property
+    def winner(self) -> str | None:
+        """The player with the highest total, or ``None`` on a tie."""
+        totals = self.totals
+        best = max(totals.values())
+        leaders = [p for p, v in totals.items() if v == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def standings(self) -> str:
+        ranked = sorted(self.totals.items(), key=lambda kv: -kv[1])
+        text = ", ".join(f"{p} {v}" for p, v in ranked)
+        winner = self.winner
+        return f"Scores: {text}." + (f" {winner} wins." if self.over and winner else "")
+
+    def result_json(self) -> dict:
+        """The ``replay --json`` object of DESIGN.md: ``turns``, ``totals``, ``winner``."""
+        return {
+            "turns": [t.to_json() for t in self.turns],
+            "totals": self.totals,
+            "winner": self.winner,
+        }
+
+    # -- equality by state ----------------------------------------------------------------------
+    def state(self) -> dict:
+        """Everything that defines where the game stands (used for equality and the scoreboard)."""
+        return {
+            "game": self.game_id,
+            "variant": self.setup.variant,
+            "players": list(self.setup.players),
+            "totals": self.totals,
+            "turns": [t.to_json() for t in self.turns],
+            "over": self.over,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and type(self) is type(other) and self.state() == other.state() \
+            and self.setup == other.setup
+
+    __hash__ = None  # type: ignore[assignment]

@@ -1,0 +1,119 @@
+"""Game records (DESIGN.md) and replay: a game is always rebuildable from its record.
+
+>>> rec = Record.from_json({"game": "extradiction-sp", "variant": "speed", "board": "extradiction-sp",
+...                         "players": ["Ann", "Ben"], "seed": 7, "events": []})
+>>> rec.setup().players, rec.to_json()["language"]
+(('Ann', 'Ben'), 'en')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from rules import errors
+from rules.board import Board
+from rules.events import parse_event
+from rules.game import Game, GameSetup
+from rules.games import new_game
+from rules.lexicon import Lexicon
+
+_KNOWN = ("game", "variant", "board", "language", "players", "seed", "lexicon", "rounds", "events")
+
+
+class ReplayError(errors.RulesError):
+    """A record holding an illegal or malformed event: names its 1-based position and the reason."""
+
+    def __init__(self, position: int, event: Mapping[str, Any], reason: Exception):
+        who = f" by {event.get('player')}" if isinstance(event, Mapping) and event.get("player") else ""
+        kind = event.get("type", "?") if isinstance(event, Mapping) else "?"
+        super().__init__(f"event {position} ({kind}{who}): {reason}")
+        self.position, self.event, self.reason = position, event, reason
+
+
+@dataclass
+class Record:
+    """A whole game as data: the set-up and every event in order."""
+
+    game: str
+    players: tuple[str, ...]
+    board: str
+    variant: str | None = None
+    language: str = "en"
+    seed: int = 0
+    lexicon: str | None = None
+    rounds: int | None = None
+    events: list[dict] = field(default_factory=list)
+    extra: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Record":
+        """Validate a parsed JSON record; raise :class:`~rules.errors.RecordFormatError` naming the field."""
+        if not isinstance(data, Mapping):
+            raise errors.RecordFormatError("a record must be a JSON object")
+
+        def need(key, kinds, default=None, required=False):
+            if key not in data or data[key] is None:
+                if required:
+                    raise errors.RecordFormatError(f"the record has no {key!r}")
+                return default
+            value = data[key]
+            if not isinstance(value, kinds) or isinstance(value, bool) and bool not in kinds:
+                raise errors.RecordFormatError(f"{key!r} has the wrong type: {value!r}")
+            return value
+
+        game = need("game", str, required=True)
+        players = need("players", list, required=True)
+        if not players or not all(isinstance(p, str) and p.strip() for p in players):
+            raise errors.RecordFormatError(f"'players' must be a non-empty list of names, not {players!r}")
+        events = need("events", list, default=[])
+        return cls(
+            game=game,
+            players=tuple(players),
+            board=need("board", str, default=game),
+            variant=need("variant", str),
+            language=need("language", str, default="en"),
+            seed=need("seed", int, default=0),
+            lexicon=need("lexicon", str),
+            rounds=need("rounds", int),
+            events=list(events),
+            extra={k: v for k, v in data.items() if k not in _KNOWN},
+        )
+
+    def setup(self) -> GameSetup:
+        return GameSetup(self.game, self.players, variant=self.variant, seed=self.seed,
+                         language=self.language, rounds=self.rounds)
+
+    def to_json(self) -> dict:
+        data: dict[str, Any] = {"game": self.game}
+        if self.variant is not None:
+            data["variant"] = self.variant
+        data.update(board=self.board, language=self.language, players=list(self.players), seed=self.seed)
+        if self.lexicon is not None:
+            data["lexicon"] = self.lexicon
+        if self.rounds is not None:
+            data["rounds"] = self.rounds
+        data.update(self.extra)
+        data["events"] = [dict(e) for e in self.events]
+        return data
+
+
+def replay(record: Record, board: Board, lexicon: Lexicon) -> Game:
+    """Rebuild the game a record describes; raise :class:`ReplayError` at the first bad event."""
+    try:
+        game = new_game(record.setup(), board, lexicon)
+    except errors.RecordFormatError:
+        raise
+    for position, raw in enumerate(record.events, start=1):
+        try:
+            game.apply(parse_event(raw))
+        except (errors.Rejection, errors.EventFormatError) as error:
+            raise ReplayError(position, raw, error) from error
+    return game
+
+
+def record_of(game: Game, board: str, lexicon: str | None = None) -> Record:
+    """The record of a game in progress (``board``/``lexicon`` say where to find them)."""
+    s = game.setup
+    return Record(game=s.game, players=s.players, board=board, variant=s.variant, language=s.language,
+                  seed=s.seed, lexicon=lexicon, rounds=s.rounds, events=[e.to_json() for e in game.events])
