@@ -105,8 +105,11 @@ def mentions_answer(definition: str, answer: str, language: str = "en") -> str |
     """The word of ``definition`` that gives ``answer`` away, or ``None`` if there is none.
 
     A definition word gives the answer away when it is one of the answer's words (3 letters or
-    more), begins with one of 5 letters or more (MARKETPLACE for MARKET), or, in English, has
-    the same :func:`stem` (MARKETS, DANCING for DANCE).
+    more), begins with one of 5 letters or more (MARKETPLACE for MARKET), shares with it a
+    beginning of 5 letters or more that leaves at most 2 letters of the shorter word
+    (REMOVING for REMOVAL), or, in English, has the same :func:`stem` (MARKETS, DANCING for
+    DANCE, RUNNING for RUN). The check is deliberately cautious: a false alarm costs a
+    rewording, a giveaway spoils a turn.
 
     >>> mentions_answer("a place where goods are marketed", "market")
     'marketed'
@@ -114,6 +117,8 @@ def mentions_answer(definition: str, answer: str, language: str = "en") -> str |
     True
     >>> mentions_answer("a frozen dessert made with cream", "ice cream")
     'cream'
+    >>> mentions_answer("the act of removing", "removal"), mentions_answer("a sky body", "planet")
+    ('removing', None)
     """
     targets = [normalise(w) for w in _LETTERS.findall(answer)]
     targets = [w for w in targets if len(w) >= 3]
@@ -123,9 +128,21 @@ def mentions_answer(definition: str, answer: str, language: str = "en") -> str |
         for target in targets:
             if upper == target or (len(target) >= 5 and upper.startswith(target)):
                 return word
+            shared = _shared_prefix(upper, target)
+            if shared >= 5 and shared >= min(len(upper), len(target)) - 2:
+                return word
         if stems and len(upper) >= 3 and stem(upper) in stems:
             return word
     return None
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 @dataclass(frozen=True)
@@ -291,14 +308,16 @@ def _toml_string(text: str) -> str:
     return '"' + "".join(ch if ch >= " " and ch != "\x7f" else f"\\u{ord(ch):04x}" for ch in out) + '"'
 
 
-def _line_of(text: str, card_id: object) -> int | None:
-    """The line of ``id = "<card_id>"`` in the file, when it can be found."""
+def _line_of(text: str, card_id: object, occurrence: int = 1) -> int | None:
+    """The line of the ``occurrence``-th ``id = "<card_id>"`` in the file, when it can be found."""
     if not isinstance(card_id, str):
         return None
     pattern = re.compile(r"""^\s*id\s*=\s*["']""" + re.escape(card_id) + r"""["']\s*(#.*)?$""")
     for number, line in enumerate(text.splitlines(), start=1):
         if pattern.match(line):
-            return number
+            occurrence -= 1
+            if occurrence == 0:
+                return number
     return None
 
 
@@ -369,11 +388,14 @@ def parse_deck(text: str, source: str = "<deck>") -> Deck:
 
     cards: list[Card] = []
     seen_ids: dict[str, int] = {}
+    occurrences: dict[object, int] = {}
     seen_answers: dict[str, str] = {}
     for index, raw in enumerate(raw_cards, start=1):
         card_id = raw.get("id") if isinstance(raw, dict) else None
         label = card_id if isinstance(card_id, str) and card_id else f"#{index}"
-        line = _line_of(text, card_id)
+        if isinstance(card_id, str):
+            occurrences[card_id] = occurrences.get(card_id, 0) + 1
+        line = _line_of(text, card_id, occurrences.get(card_id, 1))
 
         def fail(message: str, label: str = label, line: int | None = line) -> DeckFormatError:
             return DeckFormatError(message, source, card=label, line=line)
