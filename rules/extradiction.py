@@ -81,6 +81,7 @@ class ExtradictionGame(CrosswordGame):
     def _handle(self, event: Event) -> Outcome:
         handler = {
             "write": self._write, "pass": self._pass, "clue": self._clue, "answer": self._answer,
+            "time": lambda event: Outcome(""),
         }.get(event.type)
         if handler is None:
             raise errors.WrongPhase(f"A {event.type!r} event has no place in eXtraDICTION ({self.level}).")

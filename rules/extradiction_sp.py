@@ -99,8 +99,8 @@ class ExtradictionSPGame(CrosswordGame):
         if handler is None:
             raise errors.WrongPhase(f"A {event.type!r} event has no place in eXtraDICTION SP.")
         outcome = handler(event)
-        if expired and outcome.message:
-            outcome = Outcome(f"{expired} {outcome.message}", outcome.turn, outcome.ignored)
+        if expired:
+            outcome = Outcome(f"{expired} {outcome.message}".strip(), outcome.turn, outcome.ignored)
         return outcome
 
     def _advance_clock(self, t: float | None) -> str:
@@ -259,8 +259,8 @@ class ExtradictionSPGame(CrosswordGame):
             self.order.check(event.player, "play")
         elif turn.phase == "writing" and event.player != turn.writer:
             raise errors.NotYourTurn(f"{turn.writer} writes this answer, not {event.player}.")
-        elif turn.phase not in ("due", "writing"):
-            raise errors.WrongPhase(f"{event.player} cannot pass now.")
+        elif turn.phase in ("reading", "answering") and event.player != turn.asker:
+            raise errors.NotYourTurn(f"Only {turn.asker}, who asked, can drop this question.")
         turn.phase, turn.written = "written", None
         self._check_end()
         return Outcome(f"{event.player} passes.")
