@@ -38,19 +38,23 @@ enum { HELLO = 0x01, PRESS = 0x02, ACK = 0x03, HEARTBEAT = 0x04,
 enum { ST_OK = 0, ST_UNKNOWN = 1, ST_BAD_ARG = 2 };
 
 /* ---- clock --------------------------------------------------------------------------- */
-static volatile uint32_t t1_ovf;   /* Timer1 overflows (every 32.768 ms) */
+static volatile uint32_t t1_base;  /* microseconds at the last Timer1 overflow (every 32.768 ms) */
 static volatile uint32_t ms_count; /* Timer0 compare ticks (1 kHz) */
 static volatile uint8_t ms_flag;
 
-ISR(TIMER1_OVF_vect) { t1_ovf++; }
+ISR(TIMER1_OVF_vect) { t1_base += 32768; }
 ISR(TIMER0_COMPA_vect) { ms_count++; ms_flag = 1; }
 
 /* Microseconds since boot, wrapping at 2^32; call with interrupts disabled. */
+static inline uint32_t stamp(uint16_t tc, uint8_t tifr) {
+    uint32_t t = t1_base + (tc >> 1);
+    if ((tifr & _BV(TOV1)) && tc < 0x8000) t += 32768; /* overflow pending, not yet counted */
+    return t;
+}
+
 static uint32_t micros_locked(void) {
     uint16_t tc = TCNT1;
-    uint32_t ovf = t1_ovf;
-    if ((TIFR1 & _BV(TOV1)) && tc < 0x8000) ovf++; /* overflow pending, not yet counted */
-    return (ovf << 15) + (tc >> 1);
+    return stamp(tc, TIFR1);
 }
 
 static uint32_t micros(void) {
@@ -79,12 +83,15 @@ static uint8_t release_ms[8];
 
 ISR(PCINT2_vect) {
     uint8_t pins = PIND; /* the whole port in one read: simultaneous edges tie */
-    uint32_t t = micros_locked();
-    uint8_t down = (uint8_t)~pins & BUTTONS & armed;
-    if (!down) return;
+    uint16_t tc = TCNT1;
+    uint8_t tifr = TIFR1;
+    uint8_t down = (uint8_t)~pins & armed; /* armed only ever holds button bits */
+    if (!down) return;                     /* chatter of a disarmed button, or a release */
     armed &= (uint8_t)~down;
-    for (uint8_t p = 0; p < NPLAYERS; p++) {
-        if (!(down & (uint8_t)(4u << p))) continue;
+    uint32_t t = stamp(tc, tifr);
+    uint8_t bit = 4;
+    for (uint8_t p = 0; p < NPLAYERS; p++, bit <<= 1) {
+        if (!(down & bit)) continue;
         if ((uint8_t)(p_head - p_tail) >= PBUF) { flags |= 1; continue; }
         struct press *slot = &pbuf[p_head & (PBUF - 1)];
         slot->seq = next_seq++;
