@@ -1,0 +1,132 @@
+"""Per-square judgement on the canonical image: empty, ink or occluded.
+
+The photo is compared with the board's own printed look (the reference drawing at the same
+scale): light is normalised by the ratio photo/reference, then *ink* is whatever is darker than
+anything printed nearby, so square colours, value digits, stars, '!' marks and zone lines never
+read as ink. Large solid changes (a hand, an arm, a pen held over the board) make squares
+*occluded*.
+
+>>> EMPTY, INK, OCCLUDED
+(0, 1, 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from rules.board import Board
+from vision.layout import Layout
+from vision.locate import MARGIN
+from vision.printing import draw_board
+
+EMPTY, INK, OCCLUDED = 0, 1, 2
+STATE_NAMES = {EMPTY: "empty", INK: "ink", OCCLUDED: "occluded"}
+
+
+def reference_image(board: Board, cell: int) -> np.ndarray:
+    """The board as printed, in canonical pixels (grid at ``MARGIN`` cells from the corner)."""
+    w, h = int(round((board.cols + 2 * MARGIN) * cell)), int(round((board.rows + 2 * MARGIN) * cell))
+    canvas = np.full((h, w, 3), 252, np.uint8)
+    return draw_board(board, cell, origin=(MARGIN * cell, MARGIN * cell), canvas=canvas, markers=False)
+
+
+@dataclass
+class CellAnalysis:
+    states: np.ndarray  #: (rows, cols) EMPTY / INK / OCCLUDED
+    ink_fraction: np.ndarray  #: (rows, cols) share of the square's inner area that is ink
+    darkness: np.ndarray  #: canonical-size float32 map: how much darker than printed (0..1)
+    occlusion: np.ndarray  #: canonical-size bool mask of foreign objects (hands, arms, pens)
+
+    def ink_map(self, row: int, col: int, cell: int) -> np.ndarray:
+        """The square's ink, scaled 0..1 (input of the letter model)."""
+        m = MARGIN * cell
+        y0, x0 = int(round(m + row * cell)), int(round(m + col * cell))
+        d = self.darkness[y0:y0 + cell, x0:x0 + cell]
+        peak = max(float(np.percentile(d, 99)), 0.2)
+        ink = np.clip((d - 0.08) / (peak - 0.08), 0, 1)
+        ink[ink < 0.25] = 0
+        return ink
+
+
+class CellJudge:
+    """Compares canonical images of one board with its printed reference."""
+
+    def __init__(self, board: Board, cell: int, ink_threshold: float = 0.28, min_ink: float = 0.018):
+        self.board, self.cell = board, cell
+        self.ref = reference_image(board, cell).astype(np.float32) / 255.0
+        k = max(3, int(cell * 0.14) | 1)
+        self.ref_min = cv2.erode(self.ref, np.ones((k, k), np.uint8))  # printed dark things, widened
+        self.ref_max = cv2.dilate(self.ref, np.ones((k, k), np.uint8))
+        h, w = self.ref.shape[:2]
+        step = max(2, cell // 6)
+        self.bright = (self.ref_min.min(axis=2) > 0.5).astype(np.float32)[:, :, None]  # plain paper: light probe
+        self.bright_small = cv2.resize(self.bright[:, :, 0], (w // step, h // step), interpolation=cv2.INTER_AREA)
+        self.ink_threshold, self.min_ink = ink_threshold, min_ink
+        self.solid_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(cell * 0.45) | 1,) * 2)
+        self.grow_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(cell * 0.5) | 1,) * 2)
+        self.light_kernel = np.ones((3, 3), np.uint8)
+        inner = np.zeros((cell, cell), bool)
+        b = max(1, int(cell * 0.1))
+        inner[b:-b, b:-b] = True
+        self.inner = inner
+
+    def analyse(self, canon_bgr: np.ndarray) -> CellAnalysis:
+        obs = canon_bgr.astype(np.float32) / 255.0
+        ratio = obs / np.maximum(self.ref, 0.05) * self.bright
+        h, w = ratio.shape[:2]
+        step = max(2, self.cell // 6)
+        num = cv2.resize(ratio, (w // step, h // step), interpolation=cv2.INTER_AREA)
+        small = num / np.maximum(self.bright_small, 1e-3)[:, :, None]
+        small = cv2.dilate(small, self.light_kernel)  # ink only lowers the ratio: take the local max
+        small = cv2.GaussianBlur(small, (0, 0), 1.5)
+        light = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+        norm = obs / np.maximum(light, 0.05)
+        darkness = np.max(self.ref_min - norm, axis=2)
+        smooth = cv2.resize(self._smooth_light(num), (w, h), interpolation=cv2.INTER_LINEAR)
+        change = np.max(self.ref_min - obs / np.maximum(smooth, 0.05), axis=2) > 0.25
+        solid = cv2.morphologyEx(change.astype(np.uint8), cv2.MORPH_OPEN, self.solid_kernel)
+        solid = cv2.dilate(solid, self.grow_kernel)
+        return self._judge(darkness, solid)
+
+    def _smooth_light(self, num: np.ndarray) -> np.ndarray:
+        """Board-wide light as a quadratic surface fitted to the paper (robust to a hand over a
+        quarter of the board, which a local estimate would take for shade)."""
+        num = cv2.resize(num, (max(4, num.shape[1] // 4), max(4, num.shape[0] // 4)), interpolation=cv2.INTER_AREA)
+        bright = cv2.resize(self.bright_small, (num.shape[1], num.shape[0]), interpolation=cv2.INTER_AREA)
+        hs, ws = num.shape[:2]
+        yy, xx = np.mgrid[0:hs, 0:ws].astype(np.float32)
+        xx, yy = xx / ws - 0.5, yy / hs - 0.5
+        design = np.stack([np.ones_like(xx), xx, yy, xx * xx, xx * yy, yy * yy], -1).reshape(-1, 6)
+        weight = bright.reshape(-1) > 0.9
+        target = num.reshape(-1, 3) / np.maximum(bright.reshape(-1, 1), 1e-3)
+        fit = np.zeros((hs * ws, 3), np.float32)
+        for ch in range(3):
+            use = weight.copy()
+            for _ in range(3):
+                if use.sum() < 12:
+                    break
+                coef, *_ = np.linalg.lstsq(design[use], target[use, ch], rcond=None)
+                fit[:, ch] = design @ coef
+                use = weight & (target[:, ch] > fit[:, ch] - 0.12)  # drop what is darker: hands, ink
+        return fit.reshape(hs, ws, 3)
+
+    def _cells(self, image: np.ndarray) -> np.ndarray:
+        rows, cols, c = self.board.rows, self.board.cols, self.cell
+        m = int(round(MARGIN * c))
+        return image[m:m + rows * c, m:m + cols * c].reshape(rows, c, cols, c).transpose(0, 2, 1, 3)
+
+    def _judge(self, darkness: np.ndarray, solid: np.ndarray) -> CellAnalysis:
+        grid_d = self._cells(darkness)
+        flat = grid_d.reshape(grid_d.shape[0], grid_d.shape[1], -1)
+        bias = np.partition(flat, flat.shape[2] // 2, axis=2)[:, :, flat.shape[2] // 2]  # paper's own level
+        grid_d -= np.maximum(bias, 0)[:, :, None, None]  # (a view: corrects ``darkness`` itself)
+        np.clip(darkness, 0, 1, out=darkness)
+        inked = (grid_d > self.ink_threshold) & self.inner
+        frac = inked.sum((2, 3)) / self.inner.sum()
+        occluded = self._cells(solid).mean((2, 3)) > 0.1
+        states = np.where(occluded, OCCLUDED, np.where(frac > self.min_ink, INK, EMPTY)).astype(np.int8)
+        return CellAnalysis(states, frac, darkness, solid.astype(bool))
+

@@ -1,0 +1,175 @@
+"""Finding the board in a camera frame: ArUco markers first, the grid's outline second.
+
+The result is a homography from frame pixels to the *canonical* top-down image, in which the
+grid's top-left corner sits at ``(margin * cell, margin * cell)`` and each square is ``cell``
+pixels. When the board cannot be found reliably :class:`~vision.errors.BoardNotFound` says why
+("2 of 4 markers visible") instead of returning a wrong read.
+
+>>> import numpy as np
+>>> from vision.errors import BoardNotFound
+>>> try:
+...     locate(np.full((480, 640, 3), 200, np.uint8), rows=13, cols=13)
+... except BoardNotFound as e:
+...     print(e)
+board not found: no markers and no grid outline visible
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.errors import BadImage, BoardNotFound
+from vision.layout import MARKER_IDS, Layout
+from vision.printing import aruco_dictionary
+
+MARGIN = 0.5  #: canonical image margin round the grid, in cells
+
+
+@dataclass
+class Located:
+    """Where the board is: ``homography`` maps frame pixels to canonical pixels."""
+
+    homography: np.ndarray
+    method: str  #: 'markers', 'outline'
+    markers_seen: tuple[int, ...] = ()
+    cell: int = 36
+    rows: int = 0
+    cols: int = 0
+    corners: np.ndarray = field(default=None, repr=False)  #: grid corners in the frame (TL, TR, BR, BL)
+
+    @property
+    def canonical_size(self) -> tuple[int, int]:
+        """(width, height) of the canonical image."""
+        return (int(round((self.cols + 2 * MARGIN) * self.cell)), int(round((self.rows + 2 * MARGIN) * self.cell)))
+
+    def warp(self, frame: np.ndarray) -> np.ndarray:
+        """The canonical top-down image of the board."""
+        return cv2.warpPerspective(frame, self.homography, self.canonical_size, flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+
+
+_DETECTOR = None
+
+
+def _detector():
+    global _DETECTOR
+    if _DETECTOR is None:
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        _DETECTOR = cv2.aruco.ArucoDetector(aruco_dictionary(), params)
+    return _DETECTOR
+
+
+def check_frame(frame) -> np.ndarray:
+    """The frame as a BGR uint8 array, or :class:`BadImage` saying what is wrong with it."""
+    if not isinstance(frame, np.ndarray):
+        raise BadImage(f"expected an image array, got {type(frame).__name__}")
+    if frame.dtype != np.uint8:
+        raise BadImage(f"expected 8-bit pixels, got {frame.dtype}")
+    if frame.ndim == 2:
+        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim != 3 or frame.shape[2] not in (3, 4):
+        raise BadImage(f"expected a colour or grey image, got an array of shape {frame.shape}")
+    if frame.shape[2] == 4:
+        frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if min(frame.shape[:2]) < 32:
+        raise BadImage(f"image too small ({frame.shape[1]}x{frame.shape[0]})")
+    return frame
+
+
+def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
+    """ArUco markers in a grey frame: id -> 4x2 corner pixels (TL, TR, BR, BL of the printed marker)."""
+    corners, ids, _rejected = _detector().detectMarkers(gray)
+    found: dict[int, np.ndarray] = {}
+    if ids is not None:
+        for c, i in zip(corners, ids.reshape(-1)):
+            found.setdefault(int(i), c.reshape(4, 2).astype(np.float64))
+    return found
+
+
+def locate(frame: np.ndarray, rows: int, cols: int, *, cell: int = 36,
+           marker_corners: dict[int, np.ndarray] | None = None, min_markers: int = 3) -> Located:
+    """Find a ``rows`` x ``cols`` board in ``frame``.
+
+    ``marker_corners`` gives each marker's corners in cell units relative to the grid (default:
+    the printed layout's; a calibration gives those of stick-on markers).
+    """
+    frame = check_frame(frame)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    expected = marker_corners if marker_corners is not None else {
+        i: Layout(rows, cols).marker_corners(i) for i in MARKER_IDS}
+    found = {i: c for i, c in detect_markers(gray).items() if i in expected}
+    to_canon = lambda uv: (np.asarray(uv) + MARGIN) * cell  # noqa: E731
+    if len(found) >= min_markers:
+        src = np.vstack([found[i] for i in sorted(found)])
+        dst = np.vstack([to_canon(expected[i]) for i in sorted(found)])
+        h, _ = cv2.findHomography(src, dst, 0)
+        if h is None:
+            raise BoardNotFound(f"{len(found)} of {len(expected)} markers visible but they do not fit the board")
+        return _checked(Located(h, "markers", tuple(sorted(found)), cell, rows, cols), frame, gray)
+    if found:
+        raise BoardNotFound(f"{len(found)} of {len(expected)} markers visible")
+    quad = find_outline(gray)
+    if quad is None:
+        raise BoardNotFound("no markers and no grid outline visible")
+    h = cv2.getPerspectiveTransform(quad.astype(np.float32),
+                                    to_canon(Layout(rows, cols).grid_corners()).astype(np.float32))
+    return _checked(Located(h, "outline", (), cell, rows, cols), frame, gray)
+
+
+def _checked(loc: Located, frame: np.ndarray, gray: np.ndarray) -> Located:
+    """Refuse a homography that is degenerate or puts the grid where no grid lines are."""
+    inv = np.linalg.inv(loc.homography)
+    grid = (Layout(loc.rows, loc.cols).grid_corners() + MARGIN) * loc.cell
+    pts = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), inv).reshape(-1, 2)
+    loc.corners = pts
+    area = cv2.contourArea(pts.astype(np.float32))
+    if not np.isfinite(pts).all() or area < 0.01 * gray.size or not cv2.isContourConvex(pts.astype(np.float32)):
+        raise BoardNotFound("the markers found do not frame a plausible board")
+    canon = cv2.warpPerspective(gray, loc.homography, loc.canonical_size, flags=cv2.INTER_LINEAR)
+    if grid_line_score(canon, loc.rows, loc.cols, loc.cell) < 0.02:
+        raise BoardNotFound(f"found by {loc.method} but the grid lines do not line up")
+    return loc
+
+
+def grid_line_score(canon_gray: np.ndarray, rows: int, cols: int, cell: int) -> float:
+    """How much darker the expected grid lines are than the squares' centres (0..1, median)."""
+    g = canon_gray.astype(np.float32) / 255.0
+    m = MARGIN * cell
+    line_x = np.round(m + np.arange(cols + 1) * cell).astype(int).clip(0, g.shape[1] - 1)
+    mid_x = np.round(m + (np.arange(cols) + 0.5) * cell).astype(int)
+    ys = np.round(m + (np.arange(rows) + 0.5) * cell).astype(int)
+    lines = np.min([g[ys][:, np.clip(line_x + d, 0, g.shape[1] - 1)] for d in (-1, 0, 1)], axis=0)
+    mids = g[ys][:, mid_x]
+    contrast = (mids[:, :-1] + mids[:, 1:]) / 2 - lines[:, 1:-1]
+    return float(np.median(contrast))
+
+
+def find_outline(gray: np.ndarray) -> np.ndarray | None:
+    """The largest dark convex quadrilateral (the grid's thick border), corners TL, TR, BR, BL."""
+    small_scale = 640.0 / max(gray.shape)
+    small = cv2.resize(gray, None, fx=small_scale, fy=small_scale, interpolation=cv2.INTER_AREA) if small_scale < 1 else gray
+    scale = small_scale if small_scale < 1 else 1.0
+    binary = cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 10)
+    contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    best, best_area = None, 0.04 * small.size
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area <= best_area:
+            continue
+        approx = cv2.approxPolyDP(c, 0.02 * cv2.arcLength(c, True), True)
+        if len(approx) == 4 and cv2.isContourConvex(approx):
+            best, best_area = approx.reshape(4, 2).astype(np.float64), area
+    if best is None:
+        return None
+    return order_corners(best / scale)
+
+
+def order_corners(pts: np.ndarray) -> np.ndarray:
+    """Four points as TL, TR, BR, BL (assuming the board is roughly upright in the frame)."""
+    pts = np.asarray(pts, np.float64)
+    s, d = pts.sum(1), pts[:, 0] - pts[:, 1]
+    return np.array([pts[s.argmin()], pts[d.argmax()], pts[s.argmax()], pts[d.argmin()]])

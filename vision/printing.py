@@ -1,0 +1,183 @@
+"""Drawing the printed board: squares coloured by value, value digits, zone lines, marks,
+margin labels (A.. across the top, 1.. down the side) and four ArUco markers.
+
+The same drawing, at a smaller scale, is the *reference look* the reader compares a photo with,
+so anything printed here is never mistaken for ink.
+
+>>> from rules.board import parse_board
+>>> b = parse_board('rows = 2\\ncols = 3\\n[layers]\\nvalues = ["123", "111"]\\nzones = ["abb", "..."]')
+>>> page, sidecar = print_board(b, paper="A4", dpi=100)
+>>> page.shape, sidecar["rows"], len(sidecar["cells"])
+((827, 1169, 3), 2, 6)
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import pathlib
+
+import cv2
+import numpy as np
+
+from rules.board import Board
+from rules.squares import Square, column_label
+from vision.layout import ARUCO_DICT, Layout
+
+PAPER_MM = {"A4": (210.0, 297.0), "A3": (297.0, 420.0)}
+#: square fill (BGR) by printed value
+VALUE_COLOURS = {
+    0: (252, 252, 252), 1: (252, 252, 252), 2: (160, 232, 255), 3: (250, 215, 170),
+    4: (185, 238, 190), 5: (205, 190, 255), 6: (230, 200, 230), 7: (200, 230, 230),
+    8: (215, 215, 215), 9: (190, 210, 240),
+}
+PAPER = (252, 252, 252)
+
+
+def aruco_dictionary():
+    return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICT))
+
+
+def draw_board(board: Board, cell: float, *, origin=(0.0, 0.0), canvas: np.ndarray | None = None,
+               markers: bool = True, labels: bool = True) -> np.ndarray:
+    """Draw ``board`` with ``cell`` pixels a square; grid top-left at pixel ``origin``.
+
+    Without ``canvas`` a paper-white image just large enough for the layout is made (then
+    ``origin`` is ignored and the grid starts at ``Layout.outer * cell``).
+    """
+    lay = Layout(board.rows, board.cols)
+    if canvas is None:
+        canvas = np.full((int(round(lay.height * cell)), int(round(lay.width * cell)), 3), PAPER, np.uint8)
+        origin = (lay.outer * cell, lay.outer * cell)
+    ox, oy = origin
+
+    def px(u, v):
+        return int(round(ox + u * cell)), int(round(oy + v * cell))
+
+    thin = max(1, int(round(cell * 0.03)))
+    thick = max(2, int(round(cell * 0.09)))
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    for sq in board.squares():
+        r, c = sq
+        x0, y0 = px(c, r)
+        x1, y1 = px(c + 1, r + 1)
+        cv2.rectangle(canvas, (x0, y0), (x1, y1), VALUE_COLOURS[board.value(sq)], -1)
+        mark = board.mark(sq)
+        if mark == "#":
+            for k in range(0, 2 * (x1 - x0), max(3, int(cell / 5))):
+                cv2.line(canvas, (x0 + k, y0), (x0 + k - (y1 - y0), y1), (150, 150, 150), thin)
+            cv2.rectangle(canvas, (x0, y0), (x1, y1), VALUE_COLOURS[board.value(sq)], 0)
+        if board.value(sq):
+            cv2.putText(canvas, str(board.value(sq)), px(c + 0.06, r + 0.3), font, cell / 110, (120, 120, 120),
+                        max(1, int(cell / 40)), cv2.LINE_AA)
+        _draw_mark(canvas, mark, px(c + 0.8, r + 0.2), cell)
+    for k in range(board.rows + 1):
+        cv2.line(canvas, px(0, k), px(board.cols, k), (110, 110, 110), thin, cv2.LINE_AA)
+    for k in range(board.cols + 1):
+        cv2.line(canvas, px(k, 0), px(k, board.rows), (110, 110, 110), thin, cv2.LINE_AA)
+    _draw_zone_lines(canvas, board, px, thick)
+    cv2.rectangle(canvas, px(0, 0), px(board.cols, board.rows), (30, 30, 30), thick)
+    if labels:
+        scale = cell / 70
+        for c in range(board.cols):
+            text = column_label(c)
+            (tw, th), _ = cv2.getTextSize(text, font, scale, max(1, int(cell / 30)))
+            x, y = px(c + 0.5, -0.3)
+            cv2.putText(canvas, text, (x - tw // 2, y), font, scale, (60, 60, 60), max(1, int(cell / 30)), cv2.LINE_AA)
+        for r in range(board.rows):
+            text = str(r + 1)
+            (tw, th), _ = cv2.getTextSize(text, font, scale, max(1, int(cell / 30)))
+            x, y = px(-0.2, r + 0.5)
+            cv2.putText(canvas, text, (x - tw, y + th // 2), font, scale, (60, 60, 60), max(1, int(cell / 30)), cv2.LINE_AA)
+    if markers:
+        lay_dict = aruco_dictionary()
+        for marker_id in range(4):
+            corners = lay.marker_corners(marker_id)
+            x0, y0 = px(*corners[0])
+            x1, y1 = px(*corners[2])
+            side = min(x1 - x0, y1 - y0)
+            img = cv2.aruco.generateImageMarker(lay_dict, marker_id, side)
+            canvas[y0:y0 + side, x0:x0 + side] = img[:, :, None]
+    return canvas
+
+
+def _draw_mark(canvas, mark, centre, cell):
+    x, y = centre
+    s = cell * 0.12
+    if mark == "!":
+        cv2.line(canvas, (x, int(y - s)), (x, int(y + s * 0.4)), (40, 40, 200), max(1, int(cell / 25)), cv2.LINE_AA)
+        cv2.circle(canvas, (x, int(y + s)), max(1, int(cell / 40)), (40, 40, 200), -1, cv2.LINE_AA)
+    elif mark == "*":
+        pts = []
+        for k in range(10):
+            rad = s if k % 2 == 0 else s * 0.45
+            a = -np.pi / 2 + k * np.pi / 5
+            pts.append((x + rad * np.cos(a), y + rad * np.sin(a)))
+        cv2.fillPoly(canvas, [np.round(np.array(pts)).astype(np.int32)], (0, 150, 230), cv2.LINE_AA)
+    elif mark == "D":
+        pts = np.array([(x, y - s), (x + s, y), (x, y + s), (x - s, y)])
+        cv2.fillPoly(canvas, [np.round(pts).astype(np.int32)], (160, 60, 60), cv2.LINE_AA)
+
+
+def _draw_zone_lines(canvas, board: Board, px, thick):
+    for sq in board.squares():
+        r, c = sq
+        if c + 1 < board.cols and board.zone(sq) != board.zone(Square(r, c + 1)):
+            cv2.line(canvas, px(c + 1, r), px(c + 1, r + 1), (30, 30, 30), thick)
+        if r + 1 < board.rows and board.zone(sq) != board.zone(Square(r + 1, c)):
+            cv2.line(canvas, px(c, r + 1), px(c + 1, r + 1), (30, 30, 30), thick)
+
+
+def page_geometry(board: Board, paper: str = "A4", dpi: int = 200):
+    """``(page_w, page_h, cell_px, origin)`` for printing ``board`` on ``paper`` (portrait) at ``dpi``."""
+    if paper not in PAPER_MM:
+        raise ValueError(f"paper must be one of {', '.join(PAPER_MM)}, not {paper!r}")
+    w_mm, h_mm = PAPER_MM[paper]
+    lay = Layout(board.rows, board.cols)
+    landscape = lay.width > lay.height
+    if landscape:
+        w_mm, h_mm = h_mm, w_mm
+    page_w, page_h = int(round(w_mm / 25.4 * dpi)), int(round(h_mm / 25.4 * dpi))
+    margin = 10 / 25.4 * dpi  # 10 mm printer margin
+    cell = min((page_w - 2 * margin) / lay.width, (page_h - 2 * margin) / lay.height)
+    cell = float(int(cell))
+    origin = ((page_w - lay.width * cell) / 2 + lay.outer * cell, (page_h - lay.height * cell) / 2 + lay.outer * cell)
+    origin = (float(round(origin[0])), float(round(origin[1])))
+    return page_w, page_h, cell, origin
+
+
+def print_board(board: Board, paper: str = "A4", dpi: int = 200) -> tuple[np.ndarray, dict]:
+    """The printable page (BGR) and its sidecar ``{"rows", "cols", "cells": [[x0,y0,x1,y1], ...]}``.
+
+    Boxes are the squares' pixel boxes in the page image, row-major. The sidecar also records
+    ``cell_px``, ``origin`` (grid top-left), ``paper``, ``dpi`` and ``board`` name for convenience.
+    """
+    page_w, page_h, cell, (ox, oy) = page_geometry(board, paper, dpi)
+    page = np.full((page_h, page_w, 3), 255, np.uint8)
+    draw_board(board, cell, origin=(ox, oy), canvas=page)
+    cells = [[int(round(ox + c * cell)), int(round(oy + r * cell)), int(round(ox + (c + 1) * cell)),
+              int(round(oy + (r + 1) * cell))] for r in range(board.rows) for c in range(board.cols)]
+    sidecar = {"rows": board.rows, "cols": board.cols, "cells": cells, "board": board.name, "paper": paper,
+               "dpi": dpi, "cell_px": cell, "origin": [ox, oy]}
+    return page, sidecar
+
+
+def save_print(board: Board, out: str | pathlib.Path, paper: str = "A4", dpi: int = 200) -> tuple[pathlib.Path, pathlib.Path]:
+    """Write ``out`` (.png or .pdf) and the JSON sidecar beside it; returns both paths."""
+    out = pathlib.Path(out)
+    page, sidecar = print_board(board, paper, dpi)
+    suffix = out.suffix.lower()
+    if suffix == ".png":
+        ok, data = cv2.imencode(".png", page)
+        out.write_bytes(data.tobytes())
+    elif suffix == ".pdf":
+        from PIL import Image
+
+        buffer = io.BytesIO()
+        Image.fromarray(cv2.cvtColor(page, cv2.COLOR_BGR2RGB)).save(buffer, "PDF", resolution=float(dpi))
+        out.write_bytes(buffer.getvalue())
+    else:
+        raise ValueError(f"output must end in .png or .pdf, not {out.name!r}")
+    side = out.with_suffix(".json")
+    side.write_text(json.dumps(sidecar) + "\n", encoding="utf-8")
+    return out, side

@@ -1,0 +1,141 @@
+"""Reading a whole board from one frame: locate -> cells -> letters -> words.
+
+>>> from rules.board import parse_board
+>>> from rules.squares import Square
+>>> from vision.scene import render_scene
+>>> rows = ["1111111"] * 7
+>>> b = parse_board("rows = 7\\ncols = 7\\n[layers]\\nvalues = %s\\nzones = %s" % (rows, ["......."] * 7))
+>>> frame = render_scene(b, {Square(3, 2): "C", Square(3, 3): "A", Square(3, 4): "T"}, seed=2, tilt_deg=20, glare=False)
+>>> read = BoardReader(b, lexicon=["CAT", "COT", "DOG"]).read(frame)
+>>> read.rows[3], [w.text for w in read.words]
+('..CAT..', ['CAT'])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rules.board import Board
+from rules.grid import Grid
+from rules.squares import Direction, Square
+from vision.cells import EMPTY, INK, OCCLUDED, STATE_NAMES, CellJudge
+from vision.letters import ALPHABET, LetterModel, default_model
+from vision.locate import Located, locate
+from vision.words import Decoded, LexiconIndex, decode
+
+
+@dataclass
+class ReadWord:
+    """A run of two or more written squares, decoded."""
+
+    text: str
+    squares: tuple[Square, ...]
+    direction: Direction
+    confidence: float
+    raw: str
+    in_lexicon: bool
+    alternatives: list = field(default_factory=list)
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return self.confidence < 0.9
+
+
+@dataclass
+class BoardRead:
+    """What one frame shows: the grid as read, per-square states and probabilities, words."""
+
+    rows: list[str]  #: one string a row, '.' empty, '?' occluded, letters as decoded
+    states: np.ndarray  #: (rows, cols) 0 empty, 1 ink, 2 occluded
+    probs: np.ndarray  #: (rows, cols, 26) letter probabilities (zeros where no ink)
+    confidence: np.ndarray  #: (rows, cols) confidence of each written square's letter
+    words: list[ReadWord]
+    located: Located
+
+    @property
+    def occluded(self) -> list[Square]:
+        return [Square(int(r), int(c)) for r, c in zip(*np.nonzero(self.states == OCCLUDED))]
+
+    def state(self, square: Square) -> str:
+        return STATE_NAMES[int(self.states[square])]
+
+    def grid(self) -> Grid:
+        """The letters read as a :class:`rules.grid.Grid` (occluded squares left empty)."""
+        return Grid.from_rows([row.replace("?", ".") for row in self.rows])
+
+
+class BoardReader:
+    """Reads frames of one board. ``lexicon``: a :class:`rules.lexicon.Lexicon`, a list of
+    words or a :class:`LexiconIndex`; without one, words are read letter by letter.
+    ``marker_corners``: from a calibration (stick-on markers); default the printed layout."""
+
+    def __init__(self, board: Board, lexicon=None, *, model: LetterModel | None = None, cell: int = 30,
+                 marker_corners: dict | None = None):
+        self.board, self.cell = board, cell
+        self.index = lexicon if isinstance(lexicon, LexiconIndex) or lexicon is None else LexiconIndex(lexicon)
+        self.model = model or default_model()
+        self.judge = CellJudge(board, cell)
+        self.marker_corners = marker_corners
+
+    def locate(self, frame: np.ndarray) -> Located:
+        return locate(frame, self.board.rows, self.board.cols, cell=self.cell, marker_corners=self.marker_corners)
+
+    def read(self, frame: np.ndarray, located: Located | None = None) -> BoardRead:
+        """Read ``frame``; raises :class:`vision.errors.BoardNotFound` when the board is not seen."""
+        loc = located or self.locate(frame)
+        analysis = self.judge.analyse(loc.warp(frame))
+        states = analysis.states
+        rows, cols = states.shape
+        probs = np.zeros((rows, cols, 26), np.float32)
+        inked = list(zip(*np.nonzero(states == INK)))
+        if inked:
+            inks = [analysis.ink_map(r, c, self.cell) for r, c in inked]
+            p = self.model.predict_proba(inks)
+            for (r, c), pr in zip(inked, p):
+                probs[r, c] = pr
+        letters = np.full((rows, cols), ".", dtype="<U1")
+        letters[states == OCCLUDED] = "?"
+        conf = np.zeros((rows, cols), np.float32)
+        for r, c in inked:
+            letters[r, c] = ALPHABET[int(probs[r, c].argmax())]
+            conf[r, c] = probs[r, c].max()
+        words = self._decode_words(states, probs, letters, conf)
+        return BoardRead(["".join(row) for row in letters], states, probs, conf, words, loc)
+
+    def _runs(self, states: np.ndarray):
+        rows, cols = states.shape
+        for direction in (Direction.ACROSS, Direction.DOWN):
+            grid = states if direction is Direction.ACROSS else states.T
+            for i, line in enumerate(grid):
+                j = 0
+                while j < len(line):
+                    if line[j] != INK:
+                        j += 1
+                        continue
+                    k = j
+                    while k < len(line) and line[k] == INK:
+                        k += 1
+                    if k - j >= 2:
+                        sqs = tuple(Square(i, x) if direction is Direction.ACROSS else Square(x, i) for x in range(j, k))
+                        yield direction, sqs
+                    j = k
+
+    def _decode_words(self, states, probs, letters, conf) -> list[ReadWord]:
+        runs = list(self._runs(states))
+        logp = np.log(np.clip(probs, 1e-6, 1.0))
+        first = [decode(logp[tuple(np.array(s).T)], self.index) for _d, s in runs]
+        order = sorted(range(len(runs)), key=lambda k: -first[k].confidence)
+        fixed_letters: dict[Square, int] = {}
+        words: list[ReadWord | None] = [None] * len(runs)
+        for k in order:
+            direction, sqs = runs[k]
+            fixed = {i: fixed_letters[s] for i, s in enumerate(sqs) if s in fixed_letters}
+            d: Decoded = decode(logp[tuple(np.array(sqs).T)], self.index, fixed) if fixed else first[k]
+            for s, ch in zip(sqs, d.text):
+                fixed_letters[s] = ALPHABET.index(ch)
+                letters[s] = ch
+                conf[s] = max(conf[s], d.confidence) if d.in_lexicon else conf[s]
+            words[k] = ReadWord(d.text, sqs, direction, d.confidence, d.raw, d.in_lexicon, d.alternatives)
+        return [w for w in words if w is not None]

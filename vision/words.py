@@ -1,0 +1,141 @@
+"""Words from letter probabilities: lexicon-constrained decoding and answer verification.
+
+Each written square has a probability for every letter. A run of squares is decoded to the
+dictionary word with the highest joint probability; its *confidence* is that word's share of
+the probability over every candidate (all words of that length, plus the raw letter-by-letter
+reading as an out-of-dictionary option). Low confidence means "ask the host to confirm".
+
+>>> import numpy as np
+>>> probs = np.full((3, 26), 0.01); probs[0, 2] = probs[1, 0] = 0.7; probs[2, 19] = 0.4; probs[2, 17] = 0.5
+>>> index = LexiconIndex(["cat", "car", "dog"])
+>>> d = decode(np.log(probs), index)
+>>> d.text, d.raw, d.in_lexicon
+('CAR', 'CAR', True)
+>>> v = verify(np.log(probs), "CAT", index)
+>>> v.matches, round(v.confidence, 2)
+(True, 0.44)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+from vision.letters import ALPHABET
+
+#: log prior of "the writer meant a word not in the dictionary" (per word)
+OOV_LOG_PRIOR = -9.0
+CONFIRM_BELOW = 0.9
+
+
+class LexiconIndex:
+    """Words of A-Z only, grouped by length as letter-index arrays for fast scoring.
+
+    Built from any iterable of words, or from a :class:`rules.lexicon.Lexicon` (``.words()``).
+    """
+
+    def __init__(self, words: Iterable[str] | object):
+        if hasattr(words, "words") and callable(words.words):
+            words = words.words()
+        by_len: dict[int, list[str]] = {}
+        for w in words:
+            w = w.upper()
+            if w and all("A" <= ch <= "Z" for ch in w):
+                by_len.setdefault(len(w), []).append(w)
+        self._words = {n: sorted(set(ws)) for n, ws in by_len.items()}
+        self._arrays: dict[int, np.ndarray] = {}
+
+    def words(self, n: int) -> list[str]:
+        return self._words.get(n, [])
+
+    def array(self, n: int) -> np.ndarray:
+        if n not in self._arrays:
+            ws = self.words(n)
+            arr = np.frombuffer("".join(ws).encode("ascii"), np.uint8).reshape(len(ws), n) - 65 if ws else np.zeros((0, n), np.uint8)
+            self._arrays[n] = arr.astype(np.intp)
+        return self._arrays[n]
+
+    def __contains__(self, word: str) -> bool:
+        return word.upper() in set(self.words(len(word)))
+
+
+@dataclass
+class Decoded:
+    text: str  #: the reading chosen (a dictionary word, or the raw letters when none fits)
+    confidence: float  #: its posterior share, 0..1
+    raw: str  #: letter-by-letter best reading
+    in_lexicon: bool
+    alternatives: list[tuple[str, float]]  #: next best readings with their shares
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return self.confidence < CONFIRM_BELOW
+
+
+def _logsumexp(x: np.ndarray) -> float:
+    m = float(np.max(x))
+    return m + float(np.log(np.exp(x - m).sum()))
+
+
+def decode(logp: np.ndarray, index: LexiconIndex | None, fixed: dict[int, int] | None = None) -> Decoded:
+    """The best reading of a run from its (n, 26) letter log-probabilities.
+
+    ``fixed`` maps positions to letter indices that must be kept (a crossing word's letter).
+    """
+    n = len(logp)
+    raw_idx = logp.argmax(1)
+    if fixed:
+        for k, v in fixed.items():
+            raw_idx[k] = v
+    raw = "".join(ALPHABET[i] for i in raw_idx)
+    raw_score = float(logp[np.arange(n), raw_idx].sum()) + OOV_LOG_PRIOR
+    arr = index.array(n) if index is not None else np.zeros((0, n), np.intp)
+    if fixed and len(arr):
+        keep = np.ones(len(arr), bool)
+        for k, v in fixed.items():
+            keep &= arr[:, k] == v
+        arr = arr[keep]
+    if len(arr) == 0:
+        return Decoded(raw, 1.0 if index is None else float(np.exp(0)), raw, False, [])
+    scores = logp[np.arange(n)[None, :], arr].sum(1)
+    total = _logsumexp(np.append(scores, raw_score))
+    order = np.argsort(scores)[::-1][:4]
+    best = int(order[0])
+    best_text = "".join(ALPHABET[i] for i in arr[best])
+    alts = [("".join(ALPHABET[i] for i in arr[k]), float(np.exp(scores[k] - total))) for k in order[1:]]
+    if raw_score > scores[best] and best_text != raw:
+        return Decoded(raw, min(0.5, float(np.exp(raw_score - total))), raw, False, [(best_text, float(np.exp(scores[best] - total)))] + alts)
+    return Decoded(best_text, float(np.exp(scores[best] - total)), raw, True, alts)
+
+
+@dataclass
+class Verification:
+    expected: str
+    matches: bool  #: the expected answer is the most likely reading
+    confidence: float  #: posterior share of the expected answer
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return self.confidence < CONFIRM_BELOW
+
+
+def verify(logp: np.ndarray, expected: str, index: LexiconIndex | None = None) -> Verification:
+    """Is ``expected`` (e.g. the clue card's answer) what is written? Compared with every other
+    dictionary word of that length and the raw reading."""
+    expected = expected.upper()
+    n = len(logp)
+    if len(expected) != n or not all("A" <= ch <= "Z" for ch in expected):
+        return Verification(expected, False, 0.0)
+    e_idx = np.array([ALPHABET.index(ch) for ch in expected])
+    e_score = float(logp[np.arange(n), e_idx].sum())
+    raw_idx = logp.argmax(1)
+    raw_score = float(logp[np.arange(n), raw_idx].sum()) + OOV_LOG_PRIOR
+    arr = index.array(n) if index is not None else np.zeros((0, n), np.intp)
+    others = logp[np.arange(n)[None, :], arr].sum(1) if len(arr) else np.zeros(0)
+    others = others[(arr != e_idx[None, :]).any(1)] if len(arr) else others
+    total = _logsumexp(np.concatenate([[e_score, raw_score if (raw_idx != e_idx).any() else -np.inf], others]))
+    conf = float(np.exp(e_score - total))
+    best_other = max([raw_score if (raw_idx != e_idx).any() else -np.inf] + list(others))
+    return Verification(expected, bool(e_score >= best_other), conf)
