@@ -158,8 +158,12 @@ class ExtradictionGame(CrosswordGame):
             return f"all {CARDS_PER_GAME} clue cards have been used"
         return "it was ended"
 
+    @property
+    def next_player(self) -> str | None:
+        """Whose turn it is in Speed; ``None`` at the levels, where the clue cards decide."""
+        return self.order.current if self.speed else None
+
     def state(self) -> dict:
         state = super().state()
-        state.update(level=self.level, cards_used=self.cards_used,
-                     next_player=self.order.current if self.speed else None)
+        state.update(level=self.level, cards_used=self.cards_used, next_player=self.next_player)
         return state

@@ -323,11 +323,19 @@ class ExtradictionSPGame(CrosswordGame):
     def round(self) -> int:
         return self.order.round
 
+    @property
+    def next_player(self) -> str:
+        """Who plays next: the asker (Classic) or writer (Speed) of the turn under way or due next."""
+        if self.turn.phase == "written":
+            return self.setup.players[(self.order.turns_taken + 1) % len(self.setup.players)]
+        return self.turn.asker
+
     def state(self) -> dict:
         state = super().state()
         turn = self.turn
         state.update(
             round=self.order.round, turn_number=self.turns_started, phase=turn.phase, asker=turn.asker,
+            next_player=self.next_player,
             hands=list(turn.hands), answering=turn.current, writer=turn.writer,
             window_end=turn.window_end, answer_deadline=turn.answer_deadline,
             write_deadline=None if turn.write_from is None else turn.write_from + WRITING_TIME,

@@ -140,9 +140,7 @@ class Game:
         if event.player is not None and event.player not in self.setup.players and not self._is_host(event):
             raise errors.UnknownPlayer(
                 f"{event.player!r} is not playing; the players are {', '.join(self.setup.players)}.")
-        saved = copy.copy(self.__dict__)
-        saved = {k: copy.deepcopy(v) if k not in ("board", "lexicon", "setup", "events") else v
-                 for k, v in saved.items()}
+        saved = self._snapshot()
         try:
             if event.type == "end":
                 outcome = self._end(event)
@@ -157,6 +155,12 @@ class Game:
         if event.t is not None:
             self.last_time = event.t if self.last_time is None else max(self.last_time, event.t)
         return outcome
+
+    def _snapshot(self) -> dict:
+        """A deep copy of the mutable state, taken in one pass so shared objects stay shared."""
+        shared = (self.board, self.lexicon, self.setup, self.events)
+        memo = {id(obj): obj for obj in shared}
+        return copy.deepcopy(self.__dict__, memo)
 
     def _is_host(self, event: Event) -> bool:
         return event.type in ("remove", "end", "time") and event.player in (None, "host")

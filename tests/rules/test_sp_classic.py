@@ -251,3 +251,13 @@ def test_speed_variant_players_take_turns_and_may_pass(board, lexicon):
     game.apply(write("Ann", "CAT", 0, 0))       # SP Speed allows a word again
     with pytest.raises(errors.WrongPhase):
         game.apply(ev("clue", "Ben"))
+
+
+def test_remove_after_a_rejected_event_still_takes_the_points(board, lexicon):
+    """Regression: a rejection's rollback once split the removed answer from its scored turn."""
+    game = make_game("extradiction-sp", board, lexicon, players=("Ann", "Ben"), variant="speed")
+    game.apply(write("Ann", "CAT", 4, 3))
+    with pytest.raises(errors.NothingNew):
+        game.apply(write("Ben", "CAT", 4, 3))
+    game.apply(ev("remove"))
+    assert game.totals == {"Ann": 0, "Ben": 0} and len(game.grid) == 0
