@@ -50,7 +50,7 @@ edges into presses stamped at the first edge (debouncing never delays the stamp)
 >>> a.recognise_next(2_000_000)
 Recognised(player='Cat', t=2000000, deadline=7000000)
 >>> a.answer_result(False, 3_000_000)
-Answered(player='Cat', right=False, t=3000000, turn_over=False, next_player='Ben')
+Answered(player='Cat', right=False, t=3000000, turn_over=False, next_player='Ben', timed_out=False)
 """
 
 from __future__ import annotations
