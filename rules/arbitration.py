@@ -293,6 +293,8 @@ class Arbiter:
         if not self._queue:
             return Ignored(None, t, Reason.NOBODY_WAITING)
         head = [b for b in self._queue if b.t == self._queue[0].t]
+        if self.tie_rule is TieRule.RANDOM:
+            head = head[:1]  # already broken when the tie happened
         pick = head[0]
         if len(head) > 1:
             players = tuple(b.player for b in head)

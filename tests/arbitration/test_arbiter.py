@@ -1,0 +1,252 @@
+"""The pure buzz-in arbiter: queue order, ties, early presses, lockout, once per turn."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.arbitration import (
+    Answered,
+    Arbiter,
+    EarlyPress,
+    Held,
+    Ignored,
+    Penalised,
+    Queued,
+    Reason,
+    Rebuzz,
+    Recognised,
+    TieRule,
+    TieShown,
+    TurnOver,
+)
+
+PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
+
+
+def opened(**options) -> Arbiter:
+    a = Arbiter(PLAYERS, **options)
+    a.open(1_000)
+    return a
+
+
+def test_presses_queue_in_timestamp_order_whatever_order_they_arrive():
+    a = opened()
+    a.press("Cat", 5_000)
+    a.press("Ann", 3_000)  # arrives later, pressed earlier
+    a.press("Ben", 4_000)
+    assert [b.player for b in a.queue] == ["Ann", "Ben", "Cat"]
+
+
+def test_one_microsecond_apart_is_ordered():
+    a = opened()
+    a.press("Ben", 2_001)
+    a.press("Ann", 2_000)
+    assert a.recognise_next(3_000).player == "Ann"
+
+
+def test_repeat_press_and_chatter_never_add_a_second_entry():
+    a = opened()
+    assert isinstance(a.press("Ann", 2_000), Queued)
+    for t in (2_010, 2_020, 2_500, 1_500):
+        assert a.press("Ann", t).reason is Reason.ALREADY_QUEUED
+    assert len(a.queue) == 1 and a.queue[0].t == 2_000
+
+
+def test_lockout_while_answering_then_next_hand_after_wrong_answer():
+    a = opened()
+    a.press("Ann", 2_000)
+    a.press("Ben", 2_500)
+    assert a.recognise_next(3_000) == Recognised("Ann", 3_000, 3_000 + 5_000_000)
+    assert a.recognise_next(3_100).reason is Reason.ANSWERING
+    assert isinstance(a.press("Cat", 3_200), Queued)  # hands still go up meanwhile
+    result = a.answer_result(False, 4_000)
+    assert result.next_player == "Ben" and not result.turn_over
+    assert a.press("Ann", 4_100).reason is Reason.ALREADY_ANSWERED  # once per turn
+    assert a.recognise_next(4_200).player == "Ben"
+    assert a.answer_result(True, 5_000) == Answered("Ben", True, 5_000, True)
+    assert a.press("Dan", 5_100).reason is Reason.TURN_OVER
+
+
+def test_everybody_wrong_ends_the_turn():
+    a = Arbiter(["Ann", "Ben"])
+    a.open(0)
+    a.press("Ann", 10)
+    a.press("Ben", 20)
+    a.recognise_next(30)
+    a.answer_result(False, 40)
+    a.recognise_next(50)
+    assert a.answer_result(False, 60).turn_over
+
+
+def test_answer_time_and_window_run_out():
+    a = opened(answer_us=5_000, window_us=100_000)
+    a.press("Ann", 2_000)
+    a.press("Ben", 2_100)
+    a.recognise_next(3_000)
+    assert a.tick(7_999) == []
+    [timeout] = a.tick(8_000)
+    assert timeout.timed_out and timeout.next_player == "Ben"
+    assert a.press("Cat", 101_000).reason is Reason.TOO_LATE
+    assert a.tick(101_000) == [TurnOver(101_000, "time")]
+
+
+def test_queue_while_answering_can_be_switched_off():
+    a = opened(queue_while_answering=False)
+    a.press("Ann", 2_000)
+    a.recognise_next(2_100)
+    assert a.press("Ben", 2_200).reason is Reason.ANSWERING
+    a.answer_result(False, 3_000)
+    assert isinstance(a.press("Ben", 3_100), Queued)
+
+
+def test_asker_and_strangers_never_buzz():
+    a = Arbiter(["Ben", "Cat"])  # Ann asks
+    a.open(0)
+    assert a.press("Ann", 10).reason is Reason.NOT_A_PLAYER
+
+
+# ---- early presses ---------------------------------------------------------------------------
+def test_early_press_ignored_by_default_and_may_press_again():
+    a = Arbiter(PLAYERS)
+    assert a.press("Ann", 500).reason is Reason.EARLY
+    a.open(1_000)
+    assert a.press("Ann", 900).reason is Reason.EARLY  # stamped before the window, arrived after
+    assert isinstance(a.press("Ann", 1_500), Queued)
+
+
+def test_early_press_lockout_penalty_counts_from_the_opening():
+    a = Arbiter(PLAYERS, early_press=EarlyPress.LOCKOUT(250_000))
+    assert a.press("Ann", 500) == Penalised("Ann", 500, None)
+    assert a.open(1_000) == [Penalised("Ann", 500, 251_000)]
+    assert a.press("Ann", 200_000).reason is Reason.LOCKED_OUT
+    assert a.press("Ben", 200_001).position == 0
+    assert a.press("Ann", 251_000).position == 1
+
+
+def test_early_press_queue_puts_early_hands_first_in_stamp_order():
+    a = Arbiter(PLAYERS, early_press=EarlyPress.QUEUE)
+    assert a.press("Cat", 700) == Held("Cat", 700)
+    assert isinstance(a.press("Ann", 600), Held)
+    decisions = a.open(1_000)
+    assert [d.player for d in decisions] == ["Ann", "Cat"]
+    a.press("Ben", 1_001)
+    assert [b.player for b in a.queue] == ["Ann", "Cat", "Ben"]
+
+
+def test_bad_early_policy_is_a_readable_error():
+    with pytest.raises(ValueError, match="early_press"):
+        Arbiter(PLAYERS, early_press="sometimes")
+
+
+# ---- ties ------------------------------------------------------------------------------------
+def test_show_tie_lets_the_asker_choose():
+    a = opened()
+    a.press("Ben", 2_000)
+    assert a.press("Cat", 2_000).tied_with == ("Ben",)
+    assert a.recognise_next(3_000) == TieShown(("Ben", "Cat"), 3_000)
+    assert a.recognise_next(3_000, choose="Ann").reason is Reason.NOT_TIED
+    assert a.recognise_next(3_000, choose="Cat").player == "Cat"
+    a.answer_result(False, 4_000)
+    assert a.recognise_next(4_100).player == "Ben"  # no longer a tie
+
+
+def test_rebuzz_sends_tied_players_back_without_using_their_turn():
+    a = opened(tie_rule=TieRule.REBUZZ)
+    a.press("Ben", 2_000)
+    a.press("Cat", 2_000)
+    a.press("Dan", 2_500)
+    assert a.recognise_next(3_000) == Rebuzz(("Ben", "Cat"), 3_000)
+    assert [b.player for b in a.queue] == ["Dan"]
+    assert isinstance(a.press("Cat", 3_100), Queued)
+
+
+def test_random_tie_break_is_seeded_and_fair():
+    firsts = []
+    for seed in range(200):
+        a = opened(tie_rule=TieRule.RANDOM, seed=seed)
+        a.press("Ben", 2_000)
+        a.press("Cat", 2_000)
+        a.press("Dan", 2_000)
+        firsts.append(a.recognise_next(3_000).player)
+    assert {p: firsts.count(p) for p in set(firsts)}.keys() == {"Ben", "Cat", "Dan"}
+    assert min(firsts.count(p) for p in ("Ben", "Cat", "Dan")) > 40
+    again = opened(tie_rule=TieRule.RANDOM, seed=5)
+    once = opened(tie_rule=TieRule.RANDOM, seed=5)
+    for a in (again, once):
+        a.press("Ben", 2_000)
+        a.press("Cat", 2_000)
+    assert again.queue == once.queue
+
+
+def test_reset_starts_the_next_turn_with_new_answerers():
+    a = opened()
+    a.press("Ann", 2_000)
+    a.recognise_next(2_100)
+    a.answer_result(True, 2_200)
+    a.reset(["Ann", "Cat", "Dan"])  # Ben asks now
+    assert a.press("Ann", 3_000).reason is Reason.EARLY
+    a.open(4_000)
+    assert a.press("Ben", 4_100).reason is Reason.NOT_A_PLAYER
+    assert isinstance(a.press("Ann", 4_200), Queued)
+
+
+# ---- properties ------------------------------------------------------------------------------
+presses = st.lists(
+    st.tuples(st.sampled_from(PLAYERS), st.integers(min_value=0, max_value=50_000)), min_size=1, max_size=40
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(presses, st.sampled_from(list(TieRule)), st.integers(0, 1000))
+def test_queue_is_always_in_stamp_order_and_holds_each_players_first_press(events, rule, seed):
+    a = Arbiter(PLAYERS, tie_rule=rule, seed=seed)
+    a.open(0)
+    for player, t in events:
+        a.press(player, t)
+    stamps = [b.t for b in a.queue]
+    assert stamps == sorted(stamps)
+    players = [b.player for b in a.queue]
+    assert len(players) == len(set(players)) == len({p for p, _ in events})
+    first = {}
+    for player, t in events:  # arrival order: the first press that arrived is kept
+        first.setdefault(player, t)
+    assert {b.player: b.t for b in a.queue} == first
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.permutations(PLAYERS), st.lists(st.integers(1, 3_000), min_size=4, max_size=4), st.randoms())
+def test_arrival_order_never_changes_who_is_first(order, gaps, rnd):
+    stamps, t = {}, 10_000
+    for player, gap in zip(order, gaps):
+        t += gap
+        stamps[player] = t
+    arrivals = list(stamps.items())
+    rnd.shuffle(arrivals)
+    a = opened()
+    for player, stamp in arrivals:
+        a.press(player, stamp)
+    assert [b.player for b in a.queue] == list(order)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(PLAYERS), st.booleans(), st.integers(0, 100_000)), max_size=60))
+def test_no_call_sequence_raises(ops):
+    a = Arbiter(PLAYERS, early_press=EarlyPress.QUEUE, tie_rule=TieRule.REBUZZ)
+    rng = random.Random(0)
+    for player, flag, t in sorted(ops, key=lambda o: o[2]):
+        action = rng.randrange(6)
+        if action == 0:
+            a.open(t)
+        elif action == 1:
+            a.recognise_next(t)
+        elif action == 2:
+            a.answer_result(flag, t)
+        elif action == 3:
+            a.tick(t)
+        else:
+            a.press(player, t)
+    assert all(isinstance(b.t, int) for b in a.queue)
