@@ -12,12 +12,15 @@ reports accuracy on the tuning contributors so that settings can be compared.
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
 import sys
 import time
 
-import cv2
-import numpy as np
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before NumPy loads: the machine is shared
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 

@@ -51,6 +51,11 @@ class CellAnalysis:
         return ink
 
 
+def _channel_max(image: np.ndarray) -> np.ndarray:
+    b, g, r = cv2.split(image)
+    return cv2.max(cv2.max(b, g), r)
+
+
 class CellJudge:
     """Compares canonical images of one board with its printed reference."""
 
@@ -63,9 +68,12 @@ class CellJudge:
         h, w = self.ref.shape[:2]
         step = max(2, cell // 6)
         self.bright = (self.ref_min.min(axis=2) > 0.5).astype(np.float32)[:, :, None]  # plain paper: light probe
+        self.bright3 = np.repeat(self.bright, 3, axis=2)
+        self.ref_safe = np.maximum(self.ref, 0.05)
         self.bright_small = cv2.resize(self.bright[:, :, 0], (w // step, h // step), interpolation=cv2.INTER_AREA)
         self.ink_threshold, self.min_ink = ink_threshold, min_ink
         self.solid_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(cell * 0.45) | 1,) * 2)
+        self.bridge_kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (int(cell * 0.2) | 1,) * 2)
         self.grow_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(cell * 0.5) | 1,) * 2)
         self.light_kernel = np.ones((3, 3), np.uint8)
         inner = np.zeros((cell, cell), bool)
@@ -75,7 +83,7 @@ class CellJudge:
 
     def analyse(self, canon_bgr: np.ndarray) -> CellAnalysis:
         obs = canon_bgr.astype(np.float32) / 255.0
-        ratio = obs / np.maximum(self.ref, 0.05) * self.bright
+        ratio = cv2.multiply(cv2.divide(obs, self.ref_safe), self.bright3)
         h, w = ratio.shape[:2]
         step = max(2, self.cell // 6)
         num = cv2.resize(ratio, (w // step, h // step), interpolation=cv2.INTER_AREA)
@@ -83,11 +91,17 @@ class CellJudge:
         small = cv2.dilate(small, self.light_kernel)  # ink only lowers the ratio: take the local max
         small = cv2.GaussianBlur(small, (0, 0), 1.5)
         light = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-        norm = obs / np.maximum(light, 0.05)
-        darkness = np.max(self.ref_min - norm, axis=2)
+        norm = cv2.divide(obs, cv2.max(light, 0.05))
+        darkness = _channel_max(cv2.subtract(self.ref_min, norm))
         smooth = cv2.resize(self._smooth_light(num), (w, h), interpolation=cv2.INTER_LINEAR)
-        change = np.max(self.ref_min - obs / np.maximum(smooth, 0.05), axis=2) > 0.25
-        solid = cv2.morphologyEx(change.astype(np.uint8), cv2.MORPH_OPEN, self.solid_kernel)
+        flat = cv2.divide(obs, cv2.max(smooth, 0.05))
+        change = (_channel_max(cv2.subtract(self.ref_min, flat)) > 0.25).astype(np.uint8)
+        change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, self.bridge_kernel)  # across covered grid lines
+        solid = cv2.morphologyEx(change, cv2.MORPH_OPEN, self.solid_kernel)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
+        small = stats[:, cv2.CC_STAT_AREA] < 1.5 * self.cell * self.cell  # a letter's blob, not a hand
+        small[0] = True
+        solid = np.where(small[labels], 0, 1).astype(np.uint8) if n > 1 else solid
         solid = cv2.dilate(solid, self.grow_kernel)
         return self._judge(darkness, solid)
 

@@ -93,8 +93,9 @@ class LetterModel:
     def logits(self, feats: np.ndarray) -> np.ndarray:
         p = self.params
         x = (feats - p["mean"]) / p["std"]
-        h = np.maximum(x @ p["w1"] + p["b1"], 0)
-        return h @ p["w2"] + p["b2"]
+        # einsum, not BLAS: multithreaded BLAS on a few rows is slower than a plain loop on a busy Pi
+        h = np.maximum(np.einsum("ij,jk->ik", x, p["w1"]) + p["b1"], 0)
+        return np.einsum("ij,jk->ik", h, p["w2"]) + p["b2"]
 
     def predict_proba_features(self, feats: np.ndarray) -> np.ndarray:
         z = self.logits(feats) / float(self.params.get("temperature", np.float32(1.0)))
