@@ -1,0 +1,144 @@
+"""End to end: the avr-gcc-built firmware in simavr, its UART on a pty, the pyserial host link.
+
+Button pins are driven at exact simulated times by the harness, so the spacings here are the
+firmware's own resolution, not the host's scheduling.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from firmware_bridge import protocol as p
+
+pytestmark = [pytest.mark.firmware, pytest.mark.timeout(60)]
+
+
+def collect(link, n, timeout=3.0):
+    presses = [link.presses.get(timeout=timeout) for _ in range(n)]
+    time.sleep(0.15)  # let any replay arrive: none may come out
+    assert link.presses.empty(), "a press came out twice"
+    return presses
+
+
+def release_all(box, at):
+    for player in range(6):
+        box.schedule(player, at, pressed=False)
+
+
+def test_handshake_says_hello(link):
+    assert link.hello.proto == p.PROTOCOL_VERSION
+    assert link.hello.players == 6
+    assert link.ping() < 1.0
+
+
+def test_presses_50us_apart_are_ordered_right(simbox, link):
+    rng = random.Random(4)
+    for _ in range(3):
+        order = rng.sample(range(6), 6)
+        start = simbox.now_us() + 20_000
+        for i, player in enumerate(order):
+            simbox.press_at(player, start + 50 * i)
+        got = collect(link, 6)
+        assert [g.player for g in sorted(got, key=lambda g: g.t_us)] == order
+        assert [b.t_us - a.t_us for a, b in zip(got, got[1:])] == [50] * 5
+        release_all(simbox, start + 10_000)
+        time.sleep(0.06)
+
+
+def test_two_presses_in_the_same_microsecond_are_a_tie(simbox, link):
+    at = simbox.now_us() + 20_000
+    simbox.press_at(1, at)
+    simbox.press_at(4, at)
+    a, b = collect(link, 2)
+    assert {a.player, b.player} == {1, 4}
+    assert a.t_us == b.t_us
+
+
+def test_chatter_keeps_the_first_edge_and_never_adds_a_press(simbox, link):
+    at = simbox.now_us() + 20_000
+    simbox.press_at(0, at, chatter_us=(7, 11, 5, 30, 9, 400, 13))  # bouncy switch, first
+    simbox.press_at(3, at + 50)  # clean switch, 50 us later
+    got = collect(link, 2)
+    assert [g.player for g in got] == [0, 3]
+    assert got[1].t_us - got[0].t_us == 50
+
+
+def test_button_held_down_presses_once_until_released(simbox, link):
+    at = simbox.now_us() + 10_000
+    simbox.press_at(2, at)
+    (first,) = collect(link, 1)
+    time.sleep(0.3)
+    assert link.presses.empty()
+    up = simbox.now_us() + 10_000
+    simbox.schedule(2, up, pressed=False)
+    simbox.press_at(2, up + 10_000)  # 10 ms after release: still chatter
+    simbox.schedule(2, up + 20_000, pressed=False)
+    simbox.press_at(2, up + 60_000)  # 40 ms after release: a new press
+    (second,) = collect(link, 1)
+    assert second.t_us - first.t_us == up + 60_000 - at
+
+
+def test_unplug_mid_turn_replays_buffered_presses_exactly_once(simbox, link):
+    at = simbox.now_us() + 10_000
+    simbox.press_at(0, at)
+    (before,) = collect(link, 1)
+    simbox.unplug()
+    time.sleep(0.1)
+    at = simbox.now_us() + 10_000
+    for player in (5, 1, 3):
+        simbox.press_at(player, at + 100 * player)
+    time.sleep(0.3)
+    simbox.replug()
+    assert link.wait_connected(5)
+    got = collect(link, 3)
+    first = min(g.t_us for g in got)
+    assert sorted((g.player, g.t_us - first) for g in got) == [(1, 0), (3, 200), (5, 400)]
+    assert link.stats.reconnects == 1
+    assert before.seq not in {g.seq for g in got}
+
+
+def test_garbage_bytes_make_no_false_press(simbox, link):
+    rng = random.Random(1)
+    for _ in range(20):
+        simbox.to_host(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 60))))
+    time.sleep(0.3)
+    assert link.presses.empty()
+    at = simbox.now_us() + 10_000
+    simbox.press_at(4, at)
+    (press,) = collect(link, 1)
+    assert press.player == 4
+    assert link.connected
+
+
+def test_box_that_resets_is_noticed_and_keeps_working(simbox, link):
+    boot = link.hello.boot_id
+    before = simbox.now_us()
+    simbox.reset()
+    deadline = time.monotonic() + 3
+    while link.stats.box_resets == 0 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert link.stats.box_resets == 1
+    assert link.hello.boot_id != boot
+    at = simbox.now_us() + 10_000
+    simbox.press_at(2, at)
+    (press,) = collect(link, 1)
+    assert press.player == 2 and press.seq == 1
+    assert press.t_us > before  # the host keeps time going forward across the reboot
+
+
+def test_commands_light_leds_and_run_the_sand_timer(simbox, link):
+    link.leds(0b100101)
+    assert simbox.ports()["C"] & 0x3F == 0b100101
+    link.timer_start(800)
+    time.sleep(0.05)
+    assert simbox.ports()["B"] & 0b10111 == 0b10111  # four timer LEDs lit
+    time.sleep(1.0)
+    assert simbox.ports()["B"] & 0b10111 == 0  # drained
+    lit = [(pin, level) for pin, level, _ in simbox.pins if pin.startswith("B")]
+    assert ("B4", 0) in lit and ("B0", 0) in lit  # went out one by one
+    link.buzz(2000, 50)
+    with pytest.raises(Exception, match="rejected"):
+        link.command(p.Timer(op=9))
