@@ -1,0 +1,161 @@
+"""Camera commands: ``print-board`` (a printable board with markers and its JSON sidecar),
+``calibrate`` (record stick-on markers round a board printed without them) and ``score``
+(read one photo: the grid, the words and their scores)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+
+from tabletop.cli import command
+from tabletop.errors import UserError
+
+GAMES = ("extradiction", "extradiction-sp")
+
+
+def _board(args):
+    from tabletop.resources import load_board
+
+    if getattr(args, "board", None):
+        return load_board(args.board)
+    if args.game not in GAMES:
+        raise UserError(f"unknown game {args.game!r}; choose one of: {', '.join(GAMES)} (or give --board FILE.toml)")
+    return load_board(args.game)
+
+
+def _image(path: str):
+    import cv2
+    import numpy as np
+
+    p = pathlib.Path(path)
+    if not p.exists():
+        raise UserError(f"no such photo: {path}")
+    if p.is_dir():
+        raise UserError(f"{path} is a directory, not a photo")
+    data = np.frombuffer(p.read_bytes(), np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise UserError(f"{path} is not an image OpenCV can read (PNG, JPEG, ...)")
+    return image
+
+
+@command("print-board", "draw a printable board (PNG or PDF) with ArUco markers and a JSON sidecar of square boxes")
+def print_board(args) -> int:
+    from vision.printing import save_print
+
+    if args.game in GAMES or pathlib.Path(args.game).suffix == ".toml":
+        from tabletop.resources import load_board
+
+        board = load_board(args.game)
+    else:
+        raise UserError(f"unknown game {args.game!r}; choose one of: {', '.join(GAMES)} or a board .toml file")
+    out = pathlib.Path(args.out)
+    if out.suffix.lower() not in (".png", ".pdf"):
+        raise UserError(f"--out must end in .png or .pdf, not {out.name!r}")
+    if not out.parent.exists():
+        raise UserError(f"no such directory: {out.parent}")
+    image, sidecar = save_print(board, out, paper=args.paper, dpi=args.dpi)
+    print(f"wrote {image} and {sidecar} ({board.rows}x{board.cols}, {args.paper}, {args.dpi} dpi)")
+    return 0
+
+
+print_board.arguments = lambda p: (
+    p.add_argument("game", help="built-in board (extradiction, extradiction-sp) or a board .toml file"),
+    p.add_argument("--out", required=True, help="output file, .png or .pdf; the .json sidecar goes beside it"),
+    p.add_argument("--paper", choices=("A4", "A3"), default="A4"),
+    p.add_argument("--dpi", type=int, default=200, help="resolution of the page image (default 200)"),
+)
+
+
+@command("calibrate", "record where stick-on markers lie round a board printed without them")
+def calibrate(args) -> int:
+    from vision import calibration
+    from vision.errors import VisionError
+
+    board = _board(args)
+    corners = None
+    if args.corners:
+        try:
+            corners = [tuple(float(v) for v in c.split(",")) for c in args.corners]
+            assert len(corners) == 4 and all(len(c) == 2 for c in corners)
+        except (ValueError, AssertionError):
+            raise UserError("--corners takes four X,Y pixel pairs, e.g. --corners 10,10 900,12 905,880 8,870") from None
+    try:
+        record = calibration.calibrate(_image(args.photo), board.rows, board.cols, corners)
+    except VisionError as error:
+        raise UserError(str(error)) from None
+    calibration.save(record, args.out)
+    print(f"wrote {args.out}: markers {', '.join(record['markers'])} recorded round the {board.rows}x{board.cols} grid")
+    return 0
+
+
+calibrate.arguments = lambda p: (
+    p.add_argument("photo", help="a photo of the empty board with the stick-on markers"),
+    p.add_argument("--game", default="extradiction-sp", help="extradiction or extradiction-sp"),
+    p.add_argument("--board", help="a board .toml file (instead of --game)"),
+    p.add_argument("--corners", nargs=4, metavar="X,Y", help="the grid's four corners in the photo (default: found)"),
+    p.add_argument("--out", default="calibration.json", help="where to write the calibration (JSON)"),
+)
+
+
+@command("score", "read a photo of the board: the grid as read, the words found and their scores")
+def score(args) -> int:
+    from rules.scoring import score_board
+    from vision.errors import VisionError
+    from vision.reader import BoardReader
+
+    board = _board(args)
+    image = _image(args.photo)
+    markers = None
+    if args.calibration:
+        from vision import calibration
+
+        try:
+            markers = calibration.marker_corners(calibration.load(args.calibration))
+        except (OSError, ValueError, KeyError) as error:
+            raise UserError(f"cannot use calibration {args.calibration}: {error}") from None
+    if args.lexicon:
+        from tabletop.lexicons import load_wordlist
+
+        lexicon = load_wordlist(args.lexicon)
+    else:
+        from tabletop.lexicons import builtin_lexicon
+
+        lexicon = builtin_lexicon(args.language)
+    reader = BoardReader(board, lexicon, marker_corners=markers)
+    try:
+        read = reader.read(image)
+    except VisionError as error:
+        raise UserError(str(error), exit_code=3) from None
+    grid = read.grid()
+    scores = score_board(board, grid)
+    total = sum(s.score for s in scores)
+    rows = [row.replace("?", ".") for row in read.rows]
+    if args.json:
+        print(json.dumps({"grid": rows, "words": [s.to_json() for s in scores], "score": total}))
+    else:
+        print(f"{board.name}: read by {read.located.method} ({len(read.located.markers_seen)} markers)")
+        for r, row in enumerate(read.rows):
+            print(f"{r + 1:>3} {' '.join(row)}")
+        confidence = {w.text: w for w in read.words}
+        for s in scores:
+            w = confidence.get(s.word)
+            note = f"  confidence {w.confidence:.2f}" + ("  (please confirm)" if w.needs_confirmation else "") if w else ""
+            print(f"  {s.explain()}{note}")
+        print(f"total {total}")
+    if read.occluded:
+        names = ", ".join(sq.name for sq in read.occluded[:12]) + (" ..." if len(read.occluded) > 12 else "")
+        print(f"warning: {len(read.occluded)} squares covered (hand or object?): {names}", file=sys.stderr)
+    return 0
+
+
+score.arguments = lambda p: (
+    p.add_argument("photo", help="a camera photo of the board (PNG, JPEG, ...)"),
+    p.add_argument("--game", default="extradiction-sp", help="extradiction or extradiction-sp (the built-in board)"),
+    p.add_argument("--board", help="a board .toml file (instead of the game's built-in board)"),
+    p.add_argument("--json", action="store_true", help='print {"grid": [...], "words": [...], "score": N}'),
+    p.add_argument("--calibration", help="a file from 'tabletop calibrate' (board with stick-on markers)"),
+    p.add_argument("--lexicon", help="a word list (one word a line) instead of the built-in dictionary"),
+    p.add_argument("--language", default="en", help="built-in dictionary language (en, uk)"),
+)

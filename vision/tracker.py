@@ -1,0 +1,174 @@
+"""Live tracking: turn a video stream into ``write`` events, once each, never from a frame with
+a hand in it.
+
+Every frame is first compared, at 160x90, with the previous one (the cheap steady-state path).
+Once the picture has been still for ``still_seconds``, one full read is made; if any square is
+occluded (a hand, an arm, a pen over the board) nothing is committed and the tracker waits for
+the next movement. Otherwise the read is compared with the last committed board and each new
+run of letters becomes a :class:`WriteDetection`.
+
+>>> from rules.board import parse_board
+>>> from rules.squares import Square
+>>> from vision.reader import BoardReader
+>>> from vision.scene import render_scene
+>>> b = parse_board("rows = 7\\ncols = 7\\n[layers]\\nvalues = %s\\nzones = %s" % (["1111111"] * 7, ["......."] * 7))
+>>> tracker = Tracker(BoardReader(b, lexicon=["CAT", "DOG"]))
+>>> empty = render_scene(b, {}, seed=4, tilt_deg=10, glare=False)
+>>> cat = render_scene(b, {Square(3, 2): "C", Square(3, 3): "A", Square(3, 4): "T"}, seed=4, tilt_deg=10, glare=False)
+>>> events = [e for t, f in enumerate([empty] * 3 + [cat] * 4) for e in tracker.feed(f, t * 0.25)]
+>>> [e.to_event() for e in events]
+[{'type': 'write', 'text': 'CAT', 'row': 3, 'col': 2, 'dir': 'across', 'confidence': 1.0}]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from rules.squares import Direction, Square
+from vision.cells import INK, OCCLUDED
+from vision.errors import BadImage, BoardNotFound
+from vision.locate import check_frame
+from vision.reader import BoardRead, BoardReader
+
+
+@dataclass(frozen=True)
+class WriteDetection:
+    """New letters written in one line, and the whole word they are part of."""
+
+    text: str  #: the whole word along ``direction`` after the write (letters already there included)
+    start: Square
+    direction: Direction
+    squares: tuple[Square, ...]  #: the newly written squares
+    letters: str  #: the letters read in ``squares``
+    confidences: tuple[float, ...]  #: per new square
+    confidence: float  #: the word's (lexicon decoding) confidence
+    t: float
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return self.confidence < 0.9
+
+    def to_event(self) -> dict:
+        """A DESIGN.md ``write`` event (the session adds ``player``)."""
+        return {"type": "write", "text": self.text, "row": self.start.row, "col": self.start.col,
+                "dir": self.direction.value, "confidence": round(float(self.confidence), 3)}
+
+
+class Tracker:
+    """Feeds on frames (``feed(frame, t)``); see the module docstring."""
+
+    def __init__(self, reader: BoardReader, *, still_seconds: float = 0.5, motion_level: float = 6.0,
+                 baseline: list[str] | None = None):
+        self.reader = reader
+        self.still_seconds, self.motion_level = still_seconds, motion_level
+        rows, cols = reader.board.rows, reader.board.cols
+        self.committed = [list(r) for r in baseline] if baseline else [["."] * cols for _ in range(rows)]
+        self._previous: np.ndarray | None = None
+        self._still_since: float | None = None
+        self._dirty = True  #: something may have changed since the last committed read
+        self._last: tuple | None = None
+        self.last_read: BoardRead | None = None
+        self.status = "waiting"  #: 'moving', 'still', 'hand', 'no board', 'committed'
+
+    @property
+    def committed_rows(self) -> list[str]:
+        return ["".join(r) for r in self.committed]
+
+    def moved(self, frame: np.ndarray) -> bool:
+        """The cheap per-frame check: did the picture change since the previous frame?"""
+        gray = cv2.cvtColor(cv2.resize(frame, (160, 90), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+        prev, self._previous = self._previous, gray
+        if prev is None or prev.shape != gray.shape:
+            return True
+        diff = cv2.absdiff(gray, prev)
+        return float(np.mean(diff)) > self.motion_level * 0.25 or int(np.count_nonzero(diff > 25)) > 20
+
+    def feed(self, frame: np.ndarray, t: float) -> list[WriteDetection]:
+        """One video frame at time ``t`` (seconds); returns the writes it completes (usually none)."""
+        try:
+            frame = check_frame(frame)
+        except BadImage:
+            self.status = "bad frame"
+            return []
+        if self.moved(frame):
+            self._still_since, self._dirty, self.status = t, True, "moving"
+            return []
+        if self._still_since is None:
+            self._still_since = t
+        if not self._dirty or t - self._still_since < self.still_seconds:
+            return []
+        self._dirty = False  # one read per still period
+        try:
+            read = self.reader.read(frame)
+        except BoardNotFound:
+            self.status = "no board"
+            return []
+        self.last_read = read
+        if (read.states == OCCLUDED).any():
+            self.status = "hand"  # never commit a frame with something over the board
+            return []
+        self.status = "committed"
+        return self._commit(read, t)
+
+    def _commit(self, read: BoardRead, t: float) -> list[WriteDetection]:
+        rows, cols = read.states.shape
+        new = [Square(r, c) for r in range(rows) for c in range(cols)
+               if read.states[r, c] == INK and self.committed[r][c] == "."]
+        for r in range(rows):
+            for c in range(cols):
+                self.committed[r][c] = read.rows[r][c] if read.states[r, c] == INK else "."
+        out = []
+        for group in _groups(new):
+            det = self._detection(read, group, t)
+            key = (det.text, det.start, det.direction, det.squares)
+            if det is not None and key != self._last:
+                self._last = key
+                out.append(det)
+        return out
+
+    def _detection(self, read: BoardRead, group: list[Square], t: float) -> WriteDetection:
+        if len(group) > 1:
+            direction = Direction.ACROSS if len({s.row for s in group}) == 1 else Direction.DOWN
+        else:
+            s = group[0]
+            across = any(0 <= s.col + d < len(self.committed[0]) and self.committed[s.row][s.col + d] != "." for d in (-1, 1))
+            direction = Direction.ACROSS if across else (
+                Direction.DOWN if any(0 <= s.row + d < len(self.committed) and self.committed[s.row + d][s.col] != "."
+                                      for d in (-1, 1)) else Direction.ACROSS)
+        dr, dc = (0, 1) if direction is Direction.ACROSS else (1, 0)
+        start = min(group)
+        while 0 <= start.row - dr and 0 <= start.col - dc and self.committed[start.row - dr][start.col - dc] != ".":
+            start = Square(start.row - dr, start.col - dc)
+        squares, s = [], start
+        while s.row < len(self.committed) and s.col < len(self.committed[0]) and self.committed[s.row][s.col] != ".":
+            squares.append(s)
+            s = Square(s.row + dr, s.col + dc)
+        text = "".join(self.committed[q.row][q.col] for q in squares)
+        word = next((w for w in read.words if w.direction is direction and set(group) <= set(w.squares)), None)
+        confidence = word.confidence if word is not None else float(min(read.confidence[q] for q in group))
+        return WriteDetection(text, start, direction, tuple(group), "".join(self.committed[q.row][q.col] for q in group),
+                              tuple(float(read.confidence[q]) for q in group), confidence, t)
+
+
+def _groups(squares: list[Square]) -> list[list[Square]]:
+    """New squares split into lines: all of them when they share a row or a column, otherwise
+    their 4-connected groups."""
+    if not squares:
+        return []
+    if len({s.row for s in squares}) == 1 or len({s.col for s in squares}) == 1:
+        return [sorted(squares)]
+    left, groups = set(squares), []
+    while left:
+        stack, group = [left.pop()], []
+        while stack:
+            s = stack.pop()
+            group.append(s)
+            for n in (Square(s.row + 1, s.col), Square(s.row - 1, s.col), Square(s.row, s.col + 1), Square(s.row, s.col - 1)):
+                if n in left:
+                    left.remove(n)
+                    stack.append(n)
+        groups.append(sorted(group))
+    return sorted(groups)
