@@ -193,7 +193,7 @@ class DeviceEmulator:
         self._flags = 0
         self._tx_seq = 0
         self._last_cmd: tuple[int, int] | None = None
-        self._last_press_tx = 0.0
+        self._progress = time.monotonic()  # last time the oldest unacknowledged press changed
         self._decoder = p.FrameDecoder()
 
     def _hello_fields(self) -> dict:
@@ -219,13 +219,15 @@ class DeviceEmulator:
                     self._handle(message)
                 self.frames_rejected = self._decoder.errors
                 now = time.monotonic()
-                if self._unsent >= len(self._buffer) and self._buffer and now - self._last_press_tx >= RETRY_S:
-                    self._unsent = 0  # not acknowledged in time: send them all again
+                if not self._buffer:
+                    self._progress = now
+                elif now - self._progress >= RETRY_S:
+                    self._unsent = 0  # no acknowledgement progress for 50 ms: send them all again
+                    self._progress = now
                 while self._unsent < len(self._buffer):
                     seq, player, t = self._buffer[self._unsent]
                     self._send(p.Press(press_seq=seq, player=player, t_us=t))
                     self._unsent += 1
-                    self._last_press_tx = now
                 if now - last_beat >= HEARTBEAT_S:
                     last_beat = now
                     held = sum(1 << i for i in range(self.players) if not self._armed[i] and self._released_at[i] is None)
@@ -240,6 +242,7 @@ class DeviceEmulator:
             while self._buffer and ((m.press_seq - self._buffer[0][0]) & 0xFFFF) < 0x8000:
                 self._buffer.pop(0)
                 self._unsent = max(0, self._unsent - 1)
+                self._progress = time.monotonic()
         elif isinstance(m, (p.Leds, p.Timer, p.Buzz, p.Ping)):
             if self._last_cmd is not None and self._last_cmd[0] == m.seq:
                 status = self._last_cmd[1]  # a retry: acknowledge again, do not run twice

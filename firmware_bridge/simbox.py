@@ -91,6 +91,25 @@ class SimBox:
         """Drive player's button pin at simulated time ``at_us`` (pressed pulls it low)."""
         self._ask(f"at {at_us} {player} {0 if pressed else 1}")
 
+    def sequence(self, changes: list[tuple[int, int, bool]], lead_us: int = 20_000) -> int:
+        """Schedule many pin changes at once: ``(player, offset_us, pressed)`` relative to a base
+        ``lead_us`` after the harness reads the command; returns the base (simulated us).
+
+        One command, so the spacing is exact however late the host is.
+        """
+        items = " ".join(f"{player}:{offset}:{0 if pressed else 1}" for player, offset, pressed in changes)
+        return int(self._ask(f"sched {lead_us} {items}").split()[1])
+
+    @staticmethod
+    def chatter(player: int, offset_us: int, bounces_us: tuple[int, ...] = ()) -> list[tuple[int, int, bool]]:
+        """The pin changes of one press at ``offset_us`` followed by contact bounce."""
+        out, level, t = [(player, offset_us, True)], True, offset_us
+        for gap in bounces_us:
+            t += gap
+            level = not level
+            out.append((player, t, level))
+        return out
+
     def press_at(self, player: int, at_us: int, chatter_us: tuple[int, ...] = ()) -> None:
         """A press at ``at_us``, then contact bounce: the pin toggles after each delay in ``chatter_us``."""
         self.schedule(player, at_us, True)

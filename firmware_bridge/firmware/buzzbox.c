@@ -80,6 +80,7 @@ static volatile uint16_t next_seq = 1;
 static volatile uint8_t armed;      /* button bits that may start a press */
 static volatile uint8_t flags;      /* bit 0: a press was dropped (buffer full) */
 static uint8_t release_ms[8];
+static uint32_t progress_ms; /* when the oldest unacknowledged press last changed */
 
 ISR(PCINT2_vect) {
     uint8_t pins = PIND; /* the whole port in one read: simultaneous edges tie */
@@ -255,6 +256,7 @@ static void handle_frame(uint8_t *raw, uint8_t n) {
         while (p_tail != p_head && (int16_t)(upto - pbuf[p_tail & (PBUF - 1)].seq) >= 0) {
             if (p_sent == p_tail) p_sent++;
             p_tail++;
+            progress_ms = millis();
         }
     } else {
         if (have_last_cmd && seq == last_cmd_seq) { send_ack(seq, last_cmd_status); return; } /* a retry */
@@ -306,8 +308,6 @@ static void setup(void) {
     sei();
 }
 
-static uint32_t last_press_tx_ms;
-
 static void every_ms(uint32_t now_ms) {
     static uint32_t last_beat;
     uint8_t pins = PIND;
@@ -319,8 +319,11 @@ static void every_ms(uint32_t now_ms) {
     }
     sand_tick();
     if (buzz_left_ms && --buzz_left_ms == 0) tone(0, 0);
-    if (p_tail != p_head && p_sent == p_head && now_ms - last_press_tx_ms >= RETRY_MS)
-        p_sent = p_tail; /* unacknowledged for too long: send them all again */
+    if (p_tail == p_head) progress_ms = now_ms;
+    else if (now_ms - progress_ms >= RETRY_MS) {
+        p_sent = p_tail; /* no acknowledgement progress for 50 ms: send them all again */
+        progress_ms = now_ms;
+    }
     if (now_ms - last_beat >= HEARTBEAT_MS) {
         last_beat = now_ms;
         uint8_t b[7];
@@ -350,7 +353,6 @@ int main(void) {
             put16(b, pr.seq); b[2] = pr.player; put32(b + 3, pr.t);
             send_frame(PRESS, b, sizeof b);
             p_sent++;
-            last_press_tx_ms = millis();
         }
         cli();
         if (rx_tail == rx_head && !ms_flag && p_sent == p_head) {

@@ -11,6 +11,8 @@
  *   now                      -> "now US"          simulated time in microseconds
  *   at US PLAYER LEVEL       -> "ok US"           drive button pin PD(2+PLAYER) to LEVEL (0 = pressed)
  *                                                 at simulated time US (to the cycle)
+ *   sched LEAD P:OFF:LEVEL ...  -> "ok BASE"      several pin changes in one go, at BASE + OFF us,
+ *                                                 where BASE = now + LEAD (immune to host delays)
  *   reset                    -> "ok"              reset the MCU (RAM lost, EEPROM kept)
  *   unplug                   -> "ok"              close the pty: the host sees the port vanish
  *   replug                   -> "pty PATH"        a new pty behind LINK_PATH
@@ -175,6 +177,17 @@ static void command(char *line) {
         uint64_t cyc = at * FREQ / 1000000ULL;
         if (schedule(cyc, player, value != 0) < 0) printf("err bad event\n");
         else printf("ok %llu\n", at);
+    } else if (sscanf(line, "sched %llu", &at) == 1) {
+        uint64_t base = now_us() + at;
+        char *tok = strtok(line + 6, " ");
+        int bad = 0;
+        tok = strtok(NULL, " "); /* skip LEAD */
+        for (; tok; tok = strtok(NULL, " ")) {
+            unsigned long long off;
+            if (sscanf(tok, "%d:%llu:%d", &player, &off, &value) != 3 ||
+                schedule((base + off) * FREQ / 1000000ULL, player, value != 0) < 0) bad = 1;
+        }
+        if (bad) printf("err bad event\n"); else printf("ok %llu\n", (unsigned long long)base);
     } else if (!strcmp(line, "reset")) {
         uint64_t before = now_cycles();
         avr_reset(avr);

@@ -23,9 +23,8 @@ def collect(link, n, timeout=3.0):
     return presses
 
 
-def release_all(box, at):
-    for player in range(6):
-        box.schedule(player, at, pressed=False)
+def release_all(box, lead_us=1_000):
+    box.sequence([(player, 0, False) for player in range(6)], lead_us=lead_us)
 
 
 def test_handshake_says_hello(link):
@@ -38,58 +37,50 @@ def test_presses_50us_apart_are_ordered_right(simbox, link):
     rng = random.Random(4)
     for _ in range(3):
         order = rng.sample(range(6), 6)
-        start = simbox.now_us() + 20_000
-        for i, player in enumerate(order):
-            simbox.press_at(player, start + 50 * i)
+        simbox.sequence([(player, 50 * i, True) for i, player in enumerate(order)])
         got = collect(link, 6)
         assert [g.player for g in sorted(got, key=lambda g: g.t_us)] == order
         assert [b.t_us - a.t_us for a, b in zip(got, got[1:])] == [50] * 5
-        release_all(simbox, start + 10_000)
+        release_all(simbox)
         time.sleep(0.06)
 
 
 def test_two_presses_in_the_same_microsecond_are_a_tie(simbox, link):
-    at = simbox.now_us() + 20_000
-    simbox.press_at(1, at)
-    simbox.press_at(4, at)
+    simbox.sequence([(1, 0, True), (4, 0, True)])
     a, b = collect(link, 2)
     assert {a.player, b.player} == {1, 4}
     assert a.t_us == b.t_us
 
 
 def test_chatter_keeps_the_first_edge_and_never_adds_a_press(simbox, link):
-    at = simbox.now_us() + 20_000
-    simbox.press_at(0, at, chatter_us=(7, 11, 5, 30, 9, 400, 13))  # bouncy switch, first
-    simbox.press_at(3, at + 50)  # clean switch, 50 us later
+    bouncy = simbox.chatter(0, 0, (7, 11, 5, 30, 9, 400, 13))  # bouncy switch, first
+    simbox.sequence(bouncy + [(3, 50, True)])  # clean switch, 50 us later
     got = collect(link, 2)
     assert [g.player for g in got] == [0, 3]
     assert got[1].t_us - got[0].t_us == 50
 
 
 def test_button_held_down_presses_once_until_released(simbox, link):
-    at = simbox.now_us() + 10_000
-    simbox.press_at(2, at)
+    at = simbox.sequence([(2, 0, True)])
     (first,) = collect(link, 1)
     time.sleep(0.3)
     assert link.presses.empty()
-    up = simbox.now_us() + 10_000
-    simbox.schedule(2, up, pressed=False)
-    simbox.press_at(2, up + 10_000)  # 10 ms after release: still chatter
-    simbox.schedule(2, up + 20_000, pressed=False)
-    simbox.press_at(2, up + 60_000)  # 40 ms after release: a new press
+    up = simbox.sequence([
+        (2, 0, False),
+        (2, 10_000, True),  # 10 ms after release: still chatter
+        (2, 20_000, False),
+        (2, 60_000, True),  # 40 ms after release: a new press
+    ])
     (second,) = collect(link, 1)
     assert second.t_us - first.t_us == up + 60_000 - at
 
 
 def test_unplug_mid_turn_replays_buffered_presses_exactly_once(simbox, link):
-    at = simbox.now_us() + 10_000
-    simbox.press_at(0, at)
+    simbox.sequence([(0, 0, True)])
     (before,) = collect(link, 1)
     simbox.unplug()
     time.sleep(0.1)
-    at = simbox.now_us() + 10_000
-    for player in (5, 1, 3):
-        simbox.press_at(player, at + 100 * player)
+    simbox.sequence([(player, 100 * player, True) for player in (5, 1, 3)])
     time.sleep(0.3)
     simbox.replug()
     assert link.wait_connected(5)
@@ -106,8 +97,7 @@ def test_garbage_bytes_make_no_false_press(simbox, link):
         simbox.to_host(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 60))))
     time.sleep(0.3)
     assert link.presses.empty()
-    at = simbox.now_us() + 10_000
-    simbox.press_at(4, at)
+    simbox.sequence([(4, 0, True)])
     (press,) = collect(link, 1)
     assert press.player == 4
     assert link.connected
@@ -122,8 +112,7 @@ def test_box_that_resets_is_noticed_and_keeps_working(simbox, link):
         time.sleep(0.02)
     assert link.stats.box_resets == 1
     assert link.hello.boot_id != boot
-    at = simbox.now_us() + 10_000
-    simbox.press_at(2, at)
+    simbox.sequence([(2, 0, True)])
     (press,) = collect(link, 1)
     assert press.player == 2 and press.seq == 1
     assert press.t_us > before  # the host keeps time going forward across the reboot

@@ -1,0 +1,153 @@
+"""The host link against the Python device emulator on a real pty (no firmware build needed)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from firmware_bridge import protocol as p
+from firmware_bridge.emulator import DeviceEmulator
+from firmware_bridge.errors import Disconnected, HandshakeTimeout
+from firmware_bridge.link import BuzzerLink
+
+pytestmark = [pytest.mark.hardware, pytest.mark.timeout(60)]
+
+
+@pytest.fixture
+def box():
+    with DeviceEmulator(seed=3) as box:
+        yield box
+
+
+@pytest.fixture
+def link(box):
+    with BuzzerLink.open(box.path) as link:
+        yield link
+
+
+def drain(link, n, timeout=3.0):
+    got = [link.presses.get(timeout=timeout) for _ in range(n)]
+    time.sleep(0.15)
+    assert link.presses.empty(), "a press came out twice"
+    return got
+
+
+def wait_for(condition, timeout=3.0):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_presses_come_out_once_with_device_stamps(box, link):
+    for i, player in enumerate([2, 0, 1]):
+        box.tap(player, 1_000 + i)
+    got = drain(link, 3)
+    assert [(g.player, g.t_us) for g in got] == [(2, 1_000), (0, 1_001), (1, 1_002)]
+    assert wait_for(lambda: box.pending() == [])  # acknowledged, so the box forgot them
+
+
+def test_loop_url_without_a_box_is_a_readable_timeout():
+    with pytest.raises(HandshakeTimeout, match="no HELLO from loop://"):
+        BuzzerLink.open("loop://", hello_timeout=0.4)
+
+
+def test_missing_device_is_a_readable_timeout(tmp_path):
+    with pytest.raises(HandshakeTimeout, match="no HELLO"):
+        BuzzerLink.open(str(tmp_path / "ttyUSB9"), hello_timeout=0.3)
+
+
+def test_unplug_and_replug_mid_turn_loses_and_doubles_nothing(box, link):
+    box.tap(0, 100)
+    drain(link, 1)
+    box.unplug()
+    assert wait_for(lambda: not link.connected)
+    with pytest.raises(Disconnected):
+        link.command(p.Leds(mask=1), wait_link=0.1)
+    for player in (3, 1, 4):
+        box.tap(player, 5_000 + player)
+    box.replug()
+    assert link.wait_connected(3)
+    got = drain(link, 3)
+    assert sorted(g.player for g in got) == [1, 3, 4]
+    assert link.stats.reconnects == 1
+
+
+def test_unacked_presses_are_replayed_and_deduplicated(box, link):
+    link._write = lambda frame: None  # the host's acks are lost on the way
+    box.tap(5, 42)
+    (press,) = [link.presses.get(timeout=2)]
+    time.sleep(0.3)  # the box sends it again every 50 ms
+    assert link.presses.empty() and link.stats.duplicates >= 2
+    assert press.t_us == 42
+
+
+def test_box_that_resets_is_noticed(box, link):
+    boot = link.hello.boot_id
+    box.reset()
+    assert wait_for(lambda: link.stats.box_resets == 1)
+    assert link.hello.boot_id != boot
+    box.tap(1)
+    (press,) = drain(link, 1)
+    assert press.seq == 1
+
+
+def test_garbage_bytes_are_survived_and_reported(box, link):
+    rng = __import__("random").Random(9)
+    for _ in range(50):
+        box.garbage(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 80))))
+    box.tap(2, 77)
+    (press,) = drain(link, 1)
+    assert press.player == 2
+    assert link.stats.frame_errors > 0 and link.connected
+
+
+def test_one_percent_corruption_no_false_or_lost_press(box, link):
+    box.corrupt_rate = 0.01
+    stamps = {}
+    for i in range(60):
+        player = i % 6
+        t = 10_000 + i * 30_000
+        box.press(player, t)
+        box.release(player, t + 1)
+        stamps[(player, t)] = True
+        time.sleep(0.005)
+    got = [link.presses.get(timeout=5) for _ in range(60)]
+    time.sleep(0.3)
+    assert link.presses.empty()
+    assert sorted((g.player, g.t_us) for g in got) == sorted(stamps)
+
+
+def test_commands_are_acknowledged_retried_and_run_once(box, link):
+    link.leds(0b11)
+    assert box.leds == 0b11
+    box.corrupt_rate = 0.03  # some acks get lost: the host retries, the box must not run it twice
+    for _ in range(10):
+        link.buzz(1000, 10)
+    box.corrupt_rate = 0.0
+    assert len(box.buzzes) == 10
+    link.timer_start(30_000)
+    assert box.timer == (p.TIMER_START, 30_000)
+    assert link.ping() < 0.5
+
+
+def test_clock_wrap_around_keeps_press_times_increasing():
+    with DeviceEmulator(start_us=0xFFFF_FFFF - 200_000) as box, BuzzerLink.open(box.path) as link:
+        box.tap(0)
+        time.sleep(0.4)  # the box's 32-bit clock wraps meanwhile
+        box.tap(1)
+        a, b = drain(link, 2)
+        assert 300_000 < b.t_us - a.t_us < 2_000_000
+
+
+def test_symlink_path_follows_the_current_pty(box):
+    first = os.readlink(box.path)
+    box.unplug()
+    assert not os.path.exists(box.path)
+    box.replug()
+    assert os.path.exists(box.path) and os.readlink(box.path).startswith("/dev/pts/")
+    assert first.startswith("/dev/pts/")
