@@ -56,6 +56,7 @@ class DeviceEmulator:
         self._epoch = time.monotonic_ns() // 1000 - start_us
         self.boot_id = self._rng.randrange(1 << 16) if boot_id is None else boot_id
         self.corrupt_rate = 0.0  # probability that an outgoing byte is flipped or dropped
+        self.corrupt_in_rate = 0.0  # the same for bytes coming from the host
         self.leds = 0
         self.timer: tuple[int, int] = (p.TIMER_STOP, 0)
         self.buzzes: list[tuple[int, int]] = []
@@ -66,6 +67,8 @@ class DeviceEmulator:
         self._slave: int | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._wake_r, self._wake_w = os.pipe()  # press() wakes the I/O thread at once
+        os.set_blocking(self._wake_w, False)
         self._boot()
 
     # ---- life cycle ------------------------------------------------------------------------
@@ -83,6 +86,11 @@ class DeviceEmulator:
         if self._thread is not None:
             self._thread.join(2)
         self.unplug()
+        for fd in (self._wake_r, self._wake_w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
         if self._dir:
             try:
                 os.rmdir(self._dir)
@@ -121,7 +129,8 @@ class DeviceEmulator:
                 return False
             self._buffer.append((self._next_seq, player, t))
             self._next_seq = (self._next_seq + 1) & 0xFFFF
-            return True
+        self._wake()
+        return True
 
     def release(self, player: int, t_us: int | None = None) -> None:
         """The button is let go at ``t_us``: it re-arms 20 ms later."""
@@ -205,15 +214,15 @@ class DeviceEmulator:
         while not self._stop.is_set():
             master = self._master
             data = b""
-            if master is None:
-                self._stop.wait(0.005)
-            else:
-                try:
-                    ready, _, _ = select.select([master], [], [], 0.002)
-                    if ready:
-                        data = os.read(master, 4096)
-                except OSError:
-                    data = b""  # unplugged under our feet
+            try:
+                watch = [self._wake_r] if master is None else [master, self._wake_r]
+                ready, _, _ = select.select(watch, [], [], 0.005)
+                if self._wake_r in ready:
+                    os.read(self._wake_r, 512)
+                if master is not None and master in ready:
+                    data = self._damage(os.read(master, 4096), self.corrupt_in_rate)
+            except OSError:
+                data = b""  # unplugged under our feet
             with self._lock:
                 for message in self._decoder.feed(data):
                     self._handle(message)
@@ -267,17 +276,27 @@ class DeviceEmulator:
         self._tx_seq = (self._tx_seq + 1) & 0xFF
         self._write(p.encode_frame(replace(message, seq=self._tx_seq)))
 
+    def _wake(self) -> None:
+        try:
+            os.write(self._wake_w, b"!")
+        except OSError:
+            pass
+
+    def _damage(self, data: bytes, rate: float) -> bytes:
+        """Each byte dropped with probability rate/2, or a bit of it flipped with rate/2."""
+        if not rate:
+            return data
+        out = bytearray()
+        for byte in data:
+            roll = self._rng.random()
+            if roll < rate / 2:
+                continue
+            out.append(byte ^ (1 << self._rng.randrange(8)) if roll < rate else byte)
+        return bytes(out)
+
     def _write(self, data: bytes, corrupt: bool = True) -> None:
-        if corrupt and self.corrupt_rate:
-            out = bytearray()
-            for byte in data:
-                roll = self._rng.random()
-                if roll < self.corrupt_rate / 2:
-                    continue  # dropped
-                if roll < self.corrupt_rate:
-                    byte ^= 1 << self._rng.randrange(8)  # flipped bit
-                out.append(byte)
-            data = bytes(out)
+        if corrupt:
+            data = self._damage(data, self.corrupt_rate)
         with self._lock:
             if self._master is None:
                 return  # unplugged: the bytes go nowhere

@@ -107,7 +107,7 @@ def test_garbage_bytes_are_survived_and_reported(box, link):
 
 
 def test_one_percent_corruption_no_false_or_lost_press(box, link):
-    box.corrupt_rate = 0.01
+    box.corrupt_rate = box.corrupt_in_rate = 0.01  # both directions
     stamps = {}
     for i in range(60):
         player = i % 6
