@@ -51,6 +51,11 @@ class CellAnalysis:
         return ink
 
 
+def _chroma(image: np.ndarray) -> np.ndarray:
+    b, g, r = cv2.split(image)
+    return cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+
+
 def _channel_max(image: np.ndarray) -> np.ndarray:
     b, g, r = cv2.split(image)
     return cv2.max(cv2.max(b, g), r)
@@ -69,6 +74,7 @@ class CellJudge:
         step = max(2, cell // 6)
         self.bright = (self.ref_min.min(axis=2) > 0.5).astype(np.float32)[:, :, None]  # plain paper: light probe
         self.bright3 = np.repeat(self.bright, 3, axis=2)
+        self.ref_chroma = cv2.dilate(_chroma(self.ref), np.ones((k, k), np.uint8))
         self.ref_safe = np.maximum(self.ref, 0.05)
         self.bright_small = cv2.resize(self.bright[:, :, 0], (w // step, h // step), interpolation=cv2.INTER_AREA)
         self.ink_threshold, self.min_ink = ink_threshold, min_ink
@@ -95,7 +101,9 @@ class CellJudge:
         darkness = _channel_max(cv2.subtract(self.ref_min, norm))
         smooth = cv2.resize(self._smooth_light(num), (w, h), interpolation=cv2.INTER_LINEAR)
         flat = cv2.divide(obs, cv2.max(smooth, 0.05))
-        change = (_channel_max(cv2.subtract(self.ref_min, flat)) > 0.25).astype(np.uint8)
+        darker = _channel_max(cv2.subtract(self.ref_min, flat)) > 0.22
+        recoloured = cv2.subtract(_chroma(flat), self.ref_chroma) > 0.16  # skin or sleeve on plain paper
+        change = (darker | recoloured).astype(np.uint8)
         change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, self.bridge_kernel)  # across covered grid lines
         solid = cv2.morphologyEx(change, cv2.MORPH_OPEN, self.solid_kernel)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
@@ -116,15 +124,17 @@ class CellJudge:
         design = np.stack([np.ones_like(xx), xx, yy, xx * xx, xx * yy, yy * yy], -1).reshape(-1, 6)
         weight = bright.reshape(-1) > 0.9
         target = num.reshape(-1, 3) / np.maximum(bright.reshape(-1, 1), 1e-3)
-        fit = np.zeros((hs * ws, 3), np.float32)
-        for ch in range(3):
-            use = weight.copy()
-            for _ in range(3):
-                if use.sum() < 12:
-                    break
-                coef, *_ = np.linalg.lstsq(design[use], target[use, ch], rcond=None)
-                fit[:, ch] = design @ coef
-                use = weight & (target[:, ch] > fit[:, ch] - 0.12)  # drop what is darker: hands, ink
+        level = target.max(axis=1)  # brightest channel: least changed by a hand, coloured ink or tint
+        use = weight.copy()
+        fit = np.ones(hs * ws, np.float32)
+        for _ in range(4):
+            if use.sum() < 12:
+                break
+            coef, *_ = np.linalg.lstsq(design[use], level[use], rcond=None)
+            fit = design @ coef
+            use = weight & (np.abs(level - fit) < 0.08)  # drop hands, ink, shadows and glare
+        gains = np.median(target[use] / np.maximum(level[use, None], 1e-3), axis=0) if use.sum() else np.ones(3)
+        fit = fit[:, None] * gains[None, :]
         return fit.reshape(hs, ws, 3)
 
     def _cells(self, image: np.ndarray) -> np.ndarray:

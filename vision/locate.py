@@ -112,12 +112,14 @@ def locate(frame: np.ndarray, rows: int, cols: int, *, cell: int = 36,
         return _checked(Located(h, "markers", tuple(sorted(found)), cell, rows, cols), frame, gray)
     if found:
         raise BoardNotFound(f"{len(found)} of {len(expected)} markers visible")
-    quad = find_outline(gray)
-    if quad is None:
-        raise BoardNotFound("no markers and no grid outline visible")
-    h = cv2.getPerspectiveTransform(quad.astype(np.float32),
-                                    to_canon(Layout(rows, cols).grid_corners()).astype(np.float32))
-    return _checked(Located(h, "outline", (), cell, rows, cols), frame, gray)
+    target = to_canon(Layout(rows, cols).grid_corners()).astype(np.float32)
+    for quad in outline_candidates(gray):  # largest first: the paper's edge may come before the grid's
+        h = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+        try:
+            return _checked(Located(h, "outline", (), cell, rows, cols), frame, gray)
+        except BoardNotFound:
+            continue
+    raise BoardNotFound("no markers and no grid outline visible")
 
 
 def _checked(loc: Located, frame: np.ndarray, gray: np.ndarray) -> Located:
@@ -149,23 +151,28 @@ def grid_line_score(canon_gray: np.ndarray, rows: int, cols: int, cell: int) -> 
 
 
 def find_outline(gray: np.ndarray) -> np.ndarray | None:
-    """The largest dark convex quadrilateral (the grid's thick border), corners TL, TR, BR, BL."""
+    """The largest convex quadrilateral outline (TL, TR, BR, BL), or None."""
+    found = outline_candidates(gray)
+    return found[0] if found else None
+
+
+def outline_candidates(gray: np.ndarray, limit: int = 6) -> list[np.ndarray]:
+    """Convex quadrilateral outlines (the grid's thick border among them), largest first."""
     small_scale = 640.0 / max(gray.shape)
     small = cv2.resize(gray, None, fx=small_scale, fy=small_scale, interpolation=cv2.INTER_AREA) if small_scale < 1 else gray
     scale = small_scale if small_scale < 1 else 1.0
     binary = cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 10)
     contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-    best, best_area = None, 0.04 * small.size
+    quads = []
     for c in contours:
         area = cv2.contourArea(c)
-        if area <= best_area:
+        if area <= 0.04 * small.size:
             continue
         approx = cv2.approxPolyDP(c, 0.02 * cv2.arcLength(c, True), True)
         if len(approx) == 4 and cv2.isContourConvex(approx):
-            best, best_area = approx.reshape(4, 2).astype(np.float64), area
-    if best is None:
-        return None
-    return order_corners(best / scale)
+            quads.append((area, order_corners(approx.reshape(4, 2).astype(np.float64) / scale)))
+    quads.sort(key=lambda q: -q[0])
+    return [q for _a, q in quads[:limit]]
 
 
 def order_corners(pts: np.ndarray) -> np.ndarray:

@@ -1,0 +1,40 @@
+import numpy as np
+import pytest
+
+from vision.handwriting import render_letter
+from vision.letters import ALPHABET, LetterModel, default_model, normalise
+
+pytestmark = pytest.mark.vision
+
+
+def test_shipped_model_reads_synthetic_handwriting():
+    rng = np.random.default_rng(99)
+    inks = [render_letter(ch, int(rng.integers(24, 48)), rng) for ch in ALPHABET for _ in range(8)]
+    truth = np.repeat(np.arange(26), 8)
+    probs = default_model().predict_proba(inks)
+    assert probs.shape == (208, 26)
+    assert np.allclose(probs.sum(1), 1, atol=1e-4)
+    assert (probs.argmax(1) == truth).mean() > 0.9
+
+
+def test_normalise_empty_and_tiny():
+    assert normalise(np.zeros((30, 30), np.float32)).sum() == 0
+    dot = np.zeros((30, 30), np.float32)
+    dot[10, 10] = 1
+    assert normalise(dot).shape == (28, 28)
+    assert default_model().predict_proba([]).shape == (0, 26)
+
+
+@pytest.mark.slow
+def test_training_script_runs_on_a_tiny_set(tmp_path):
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "train_letters.py"
+    spec = importlib.util.spec_from_file_location("train_letters", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path / "tiny.npz"
+    assert module.main(["--per-letter", "4", "--epochs", "1", "--hidden", "16", "--out", str(out)]) == 0
+    model = LetterModel.load(out)
+    assert model.predict_proba([render_letter("A", 32, np.random.default_rng(0))]).shape == (1, 26)

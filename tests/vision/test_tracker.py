@@ -1,0 +1,63 @@
+import pytest
+
+from rules.squares import Square
+from vision.reader import BoardReader
+from vision.scene import make_scene
+from vision.tracker import Tracker
+
+pytestmark = [pytest.mark.vision, pytest.mark.slow]
+WORDS = ["CAT", "DOG", "TEA", "MAP", "PEN", "SEA"]
+
+
+def frames_for(board, seed, word="TEA", row=5, col=4):
+    letters = {Square(row, col + j): ch for j, ch in enumerate(word)}
+    common = dict(seed=seed, tilt_deg=15, glare=False, blur=0.6, noise=2)
+    empty = make_scene(board, {}, **common).frame
+    partial = [make_scene(board, dict(list(letters.items())[:j]), hand=True, **common).frame for j in range(1, len(word) + 1)]
+    done = make_scene(board, letters, **common).frame
+    return empty, partial, done
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_never_emits_with_a_hand_and_never_twice(small_board, seed):
+    empty, partial, done = frames_for(small_board, seed)
+    tracker = Tracker(BoardReader(small_board, WORDS), still_seconds=0.4)
+    script = [(empty, False)] * 4 + [(f, True) for f in partial for _ in range(5)] + [(done, False)] * 8 + [(done, False)] * 8
+    events = []
+    for i, (frame, hand) in enumerate(script):
+        for det in tracker.feed(frame, i * 0.2):
+            events.append((det, hand))
+    assert [hand for _d, hand in events] == [False]
+    det = events[0][0]
+    assert det.to_event() == {"type": "write", "text": "TEA", "row": 5, "col": 4, "dir": "across",
+                              "confidence": pytest.approx(det.confidence, abs=1e-3)}
+    assert det.squares == (Square(5, 4), Square(5, 5), Square(5, 6))
+
+
+def test_hand_resting_still_over_the_board_is_not_committed(small_board):
+    empty, partial, _done = frames_for(small_board, 7)
+    tracker = Tracker(BoardReader(small_board, WORDS), still_seconds=0.4)
+    for i, frame in enumerate([empty] * 3 + [partial[-1]] * 20):
+        assert tracker.feed(frame, i * 0.2) == []
+    assert tracker.status == "hand"
+
+
+def test_a_crossing_word_reports_the_whole_word(small_board):
+    common = dict(seed=3, tilt_deg=10, glare=False, blur=0.5, noise=2)
+    tea = {Square(5, 4): "T", Square(5, 5): "E", Square(5, 6): "A"}
+    sea = {**tea, Square(4, 6): "M", Square(6, 6): "P"}  # MAP down through the A
+    tracker = Tracker(BoardReader(small_board, WORDS))
+    out = []
+    for i, frame in enumerate([make_scene(small_board, tea, **common).frame] * 4 + [make_scene(small_board, sea, **common).frame] * 4):
+        out += tracker.feed(frame, i * 0.3)
+    assert [(d.text, d.start, d.direction.value) for d in out] == [("TEA", Square(5, 4), "across"), ("MAP", Square(4, 6), "down")]
+
+
+def test_bad_frames_are_ignored(small_board):
+    tracker = Tracker(BoardReader(small_board, WORDS))
+    import numpy as np
+
+    assert tracker.feed(np.zeros((5,), np.uint8), 0.0) == []
+    assert tracker.feed(np.zeros((100, 100, 3), np.uint8), 0.1) == []
+    assert tracker.feed(np.zeros((100, 100, 3), np.uint8), 1.0) == []
+    assert tracker.status == "no board"

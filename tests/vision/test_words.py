@@ -1,0 +1,49 @@
+import numpy as np
+import pytest
+
+from vision.letters import ALPHABET
+from vision.words import LexiconIndex, decode, verify
+
+pytestmark = pytest.mark.vision
+
+
+def logp_for(text, p=0.6, confusions=None):
+    probs = np.full((len(text), 26), (1 - p) / 25)
+    for i, ch in enumerate(text):
+        probs[i, ALPHABET.index(ch)] = p
+    for i, (ch, q) in (confusions or {}).items():
+        probs[i] *= (1 - q) / (1 - probs[i, ALPHABET.index(ch)])
+        probs[i, ALPHABET.index(ch)] = q
+    return np.log(probs)
+
+
+def test_lexicon_fixes_one_misread_letter():
+    index = LexiconIndex(["MARKET", "MARKED", "BASKET"])
+    d = decode(logp_for("MARKET", confusions={3: ("R", 0.5)}), index)  # K read as R
+    assert d.raw == "MARRET" and d.text == "MARKET" and d.in_lexicon
+
+
+def test_unknown_word_is_kept_raw_and_flagged():
+    d = decode(logp_for("QZX", p=0.9), LexiconIndex(["CAT", "DOG"]))
+    assert d.text == "QZX" and not d.in_lexicon and d.needs_confirmation
+
+
+def test_ambiguous_reading_asks_for_confirmation():
+    index = LexiconIndex(["CAT", "COT"])
+    d = decode(logp_for("CAT", confusions={1: ("O", 0.45)}), index)
+    assert d.needs_confirmation
+
+
+def test_fixed_letters_from_a_crossing_word():
+    index = LexiconIndex(["CAT", "COT"])
+    d = decode(logp_for("CAT"), index, fixed={1: ALPHABET.index("O")})
+    assert d.text == "COT"
+
+
+def test_verify_expected_answer():
+    index = LexiconIndex(["MARKET", "BASKET", "MARKED"])
+    good = verify(logp_for("MARKET", p=0.8), "market", index)
+    assert good.matches and good.confidence > 0.9 and not good.needs_confirmation
+    bad = verify(logp_for("BASKET", p=0.8), "MARKET", index)
+    assert not bad.matches and bad.confidence < 0.1
+    assert not verify(logp_for("CAT"), "MARKET", index).matches
