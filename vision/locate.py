@@ -69,6 +69,8 @@ def check_frame(frame) -> np.ndarray:
         raise BadImage(f"expected an image array, got {type(frame).__name__}")
     if frame.dtype != np.uint8:
         raise BadImage(f"expected 8-bit pixels, got {frame.dtype}")
+    if frame.ndim in (2, 3) and min(frame.shape[:2]) < 32:
+        raise BadImage(f"image too small ({frame.shape[1] if frame.ndim > 1 else 0}x{frame.shape[0]})")
     if frame.ndim == 2:
         frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     if frame.ndim != 3 or frame.shape[2] not in (3, 4):
