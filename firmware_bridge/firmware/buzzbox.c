@@ -73,14 +73,23 @@ static uint32_t millis(void) {
 #define PBUF 32u /* power of two */
 struct press { uint16_t seq; uint8_t player; uint32_t t; };
 static struct press pbuf[PBUF];
-static volatile uint8_t p_head;     /* next slot the ISR writes (free-running) */
+static uint8_t p_head;              /* next free slot (free-running) */
 static uint8_t p_tail;              /* oldest unacknowledged */
 static uint8_t p_sent;              /* next one to transmit */
-static volatile uint16_t next_seq = 1;
+static uint16_t next_seq = 1;
 static volatile uint8_t armed;      /* button bits that may start a press */
 static volatile uint8_t flags;      /* bit 0: a press was dropped (buffer full) */
 static uint8_t release_ms[8];
 static uint32_t progress_ms; /* when the oldest unacknowledged press last changed */
+
+/* The interrupt only captures: which armed buttons went down, and the raw clock. Sequence
+ * numbers and the press buffer are handled in the main loop, which keeps the ISR to a few
+ * microseconds, so presses a few microseconds apart still get their own, ordered stamps. */
+#define RAWBUF 16u /* power of two */
+struct raw { uint8_t down, tifr; uint16_t tc; uint32_t base; };
+static volatile struct raw raw[RAWBUF];
+static volatile uint8_t raw_head;
+static volatile uint8_t raw_tail;
 
 ISR(PCINT2_vect) {
     uint8_t pins = PIND; /* the whole port in one read: simultaneous edges tie */
@@ -89,16 +98,30 @@ ISR(PCINT2_vect) {
     uint8_t down = (uint8_t)~pins & armed; /* armed only ever holds button bits */
     if (!down) return;                     /* chatter of a disarmed button, or a release */
     armed &= (uint8_t)~down;
-    uint32_t t = stamp(tc, tifr);
-    uint8_t bit = 4;
-    for (uint8_t p = 0; p < NPLAYERS; p++, bit <<= 1) {
-        if (!(down & bit)) continue;
-        if ((uint8_t)(p_head - p_tail) >= PBUF) { flags |= 1; continue; }
-        struct press *slot = &pbuf[p_head & (PBUF - 1)];
-        slot->seq = next_seq++;
-        slot->player = p;
-        slot->t = t;
-        p_head++;
+    uint8_t h = raw_head;
+    if ((uint8_t)(h - raw_tail) >= RAWBUF) { flags |= 1; return; }
+    volatile struct raw *r = &raw[h & (RAWBUF - 1)];
+    r->down = down; r->tifr = tifr; r->tc = tc; r->base = t1_base;
+    raw_head = h + 1;
+}
+
+/* Main loop: turn captured edges into numbered presses waiting for the host's ack. */
+static void take_presses(void) {
+    while (raw_tail != raw_head) {
+        volatile struct raw *r = &raw[raw_tail & (RAWBUF - 1)];
+        uint32_t t = r->base + (r->tc >> 1);
+        if ((r->tifr & _BV(TOV1)) && r->tc < 0x8000) t += 32768; /* overflow pending, not yet counted */
+        uint8_t down = r->down, bit = 4;
+        for (uint8_t p = 0; p < NPLAYERS; p++, bit <<= 1) {
+            if (!(down & bit)) continue;
+            if ((uint8_t)(p_head - p_tail) >= PBUF) { flags |= 1; continue; }
+            struct press *slot = &pbuf[p_head & (PBUF - 1)];
+            slot->seq = next_seq++;
+            slot->player = p;
+            slot->t = t;
+            p_head++;
+        }
+        raw_tail++;
     }
 }
 
@@ -157,10 +180,7 @@ static void send_hello(void) {
     b[0] = PROTO; b[1] = FW_MAJOR; b[2] = FW_MINOR; b[3] = NPLAYERS;
     put16(b + 4, boot_id);
     put32(b + 6, micros());
-    uint16_t oldest;
-    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
-        oldest = (p_tail != p_head) ? pbuf[p_tail & (PBUF - 1)].seq : next_seq;
-    }
+    uint16_t oldest = (p_tail != p_head) ? pbuf[p_tail & (PBUF - 1)].seq : next_seq;
     put16(b + 10, oldest);
     send_frame(HELLO, b, sizeof b);
 }
@@ -345,17 +365,17 @@ int main(void) {
             rx_tail = (uint8_t)(rx_tail + 1) & (RXBUF - 1);
             rx_byte(c);
         }
+        take_presses();
         if (ms_flag) { ms_flag = 0; every_ms(millis()); }
         while (p_sent != p_head) {
-            struct press pr;
-            ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { pr = pbuf[p_sent & (PBUF - 1)]; }
+            struct press pr = pbuf[p_sent & (PBUF - 1)];
             uint8_t b[7];
             put16(b, pr.seq); b[2] = pr.player; put32(b + 3, pr.t);
             send_frame(PRESS, b, sizeof b);
             p_sent++;
         }
         cli();
-        if (rx_tail == rx_head && !ms_flag && p_sent == p_head) {
+        if (rx_tail == rx_head && !ms_flag && p_sent == p_head && raw_tail == raw_head) {
             sleep_enable(); sei(); sleep_cpu(); sleep_disable();
         }
         sei();
