@@ -1,0 +1,226 @@
+"""The session's web pages and their API (Starlette; plain HTML/JS/CSS, no build step).
+
+* ``/`` — the live scoreboard (WebSocket ``/ws``): scores, whose turn, buzz order, timers
+  counting down, the board as read with the last word highlighted.
+* ``/host`` — the host console: every action needs the host's token (403 otherwise).
+* ``/seat?token=...`` — a player's page: one token per seat; entries typed here become the
+  seat's events; a window's entries stay hidden from other seats until its deadline, and the
+  server refuses entries after it (it checks the table clock, not the page's).
+
+Tokens travel in the ``X-Tabletop-Token`` header (or a ``token`` query parameter).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import pathlib
+import socket
+import threading
+import time
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from tabletop.session.core import EntryRefused, Session
+
+STATIC = pathlib.Path(__file__).resolve().parent / "static"
+
+
+def _token(request: Request) -> str:
+    return request.headers.get("x-tabletop-token") or request.query_params.get("token") or ""
+
+
+def _refuse(message: str, status: int = 403) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def make_app(session: Session) -> Starlette:
+    clients: set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]] = set()
+
+    def push(message: dict) -> None:
+        text = json.dumps({"type": message.get("kind", "update")})
+        for loop, queue in list(clients):
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, text)
+            except RuntimeError:
+                clients.discard((loop, queue))
+
+    session.subscribe(push)
+
+    def seat_of(request: Request) -> str | None:
+        token = _token(request)
+        for seat, seat_token in session.tokens.get("seats", {}).items():
+            if token and token == seat_token:
+                return seat
+        return None
+
+    def is_host(request: Request) -> bool:
+        token = _token(request)
+        return bool(token) and token == session.tokens.get("host")
+
+    async def page(request: Request):
+        name = {"/": "scoreboard.html", "/host": "host.html", "/seat": "player.html"}[request.url.path]
+        return FileResponse(STATIC / name, headers={"Cache-Control": "no-store"})
+
+    async def board(request: Request):
+        return JSONResponse(session.board_json())
+
+    async def state(request: Request):
+        return JSONResponse(await run_in_threadpool(session.view))
+
+    async def host_state(request: Request):
+        if not is_host(request):
+            return _refuse("This is the host's console: the host token is wrong or missing.")
+        return JSONResponse(await run_in_threadpool(session.host_view))
+
+    async def host_post(request: Request):
+        if not is_host(request):
+            return _refuse("Only the host can do that: the host token is wrong or missing.")
+        try:
+            body = await request.json()
+        except json.JSONDecodeError:
+            return _refuse("The request is not JSON.", 400)
+        action = request.path_params["action"]
+        try:
+            if action == "event":
+                event = body.get("event")
+                if not isinstance(event, dict):
+                    return _refuse("An event must be a JSON object.", 400)
+                result = await run_in_threadpool(session.submit, event, "host")
+                return JSONResponse(result.to_json())
+            if action == "draw":
+                return JSONResponse((await run_in_threadpool(session.draw, "host")).to_json())
+            if action == "undo":
+                result = await run_in_threadpool(session.undo, "host")
+                return JSONResponse(result.to_json() if result else {"status": "rejected",
+                                                                     "message": "Nothing to undo."})
+            if action == "pause":
+                await run_in_threadpool(session.pause, "host")
+                return JSONResponse({"status": "accepted", "message": "Paused."})
+            if action == "resume":
+                await run_in_threadpool(session.unpause, "host")
+                return JSONResponse({"status": "accepted", "message": "Playing again."})
+            if action == "window":
+                seconds = float(body.get("seconds", 60))
+                window = await run_in_threadpool(session.open_window, body.get("seats"), seconds,
+                                                 str(body.get("prompt", "")), "host")
+                return JSONResponse({"status": "accepted", "message": f"Entries open for {seconds:g} s.",
+                                     "window": window.id, "deadline": window.deadline})
+        except EntryRefused as refused:
+            return _refuse(str(refused), refused.status)
+        except (TypeError, ValueError) as error:
+            return _refuse(f"Bad request: {error}", 400)
+        return _refuse(f"Unknown host action {action!r}.", 404)
+
+    async def seat_state(request: Request):
+        seat = seat_of(request)
+        if seat is None:
+            return _refuse("This seat's token is wrong or missing: use the link printed for your seat.")
+
+        def build():
+            view = session.view()
+            mine = [w for w in view["windows"] if seat in w["seats"]]
+            return {"seat": seat, "now": view["now"], "windows": mine, "entries": session.entries_for(seat),
+                    "turn": view["turn"], "totals": view["totals"], "over": view["over"], "log": view["log"][-5:]}
+
+        return JSONResponse(await run_in_threadpool(build))
+
+    async def seat_entry(request: Request):
+        seat = seat_of(request)
+        if seat is None:
+            return _refuse("This seat's token is wrong or missing: use the link printed for your seat.")
+        try:
+            body = await request.json()
+        except json.JSONDecodeError:
+            return _refuse("The request is not JSON.", 400)
+        if not isinstance(body, dict):
+            return _refuse("The entry must be a JSON object.", 400)
+        try:
+            result = await run_in_threadpool(session.enter, seat, body)
+        except EntryRefused as refused:
+            return _refuse(str(refused), refused.status)
+        return JSONResponse(result if isinstance(result, dict) else result.to_json())
+
+    async def ws(websocket: WebSocket):
+        await websocket.accept()
+        queue: asyncio.Queue = asyncio.Queue()
+        key = (asyncio.get_running_loop(), queue)
+        clients.add(key)
+        try:
+            await websocket.send_text(json.dumps({"type": "view", "view": session.view()}))
+            while True:
+                try:
+                    kind = await asyncio.wait_for(queue.get(), timeout=2.0)
+                except asyncio.TimeoutError:
+                    kind = json.dumps({"type": "heartbeat"})
+                while not queue.empty():       # coalesce a burst of changes into one view
+                    queue.get_nowait()
+                view = await run_in_threadpool(session.view)
+                await websocket.send_text(json.dumps({"type": json.loads(kind)["type"], "view": view}))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            clients.discard(key)
+
+    routes = [
+        Route("/", page), Route("/host", page), Route("/seat", page),
+        Route("/api/board", board), Route("/api/state", state),
+        Route("/api/host/state", host_state), Route("/api/host/{action}", host_post, methods=["POST"]),
+        Route("/api/seat/state", seat_state), Route("/api/seat/entry", seat_entry, methods=["POST"]),
+        WebSocketRoute("/ws", ws),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes)
+
+
+class WebServer:
+    """Serve a session's pages from a background thread (uvicorn)."""
+
+    def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0):
+        import uvicorn
+        self.session = session
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind((host, port))
+        self.host, self.port = host, self.sock.getsockname()[1]
+        config = uvicorn.Config(make_app(session), log_level="warning", lifespan="off", ws="websockets-sansio")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
+                                       name="tabletop-web", daemon=True)
+
+    @property
+    def url(self) -> str:
+        host = self.host if self.host not in ("0.0.0.0", "") else _lan_address()
+        return f"http://{host}:{self.port}"
+
+    def links(self) -> dict:
+        tokens = self.session.tokens
+        return {"scoreboard": f"{self.url}/", "host": f"{self.url}/host?token={tokens.get('host', '')}",
+                "seats": {s: f"{self.url}/seat?token={t}" for s, t in tokens.get("seats", {}).items()}}
+
+    def start(self) -> "WebServer":
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=5)
+        self.sock.close()
+
+
+def _lan_address() -> str:
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))      # no packet is sent: this only picks the outgoing interface
+            return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"

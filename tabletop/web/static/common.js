@@ -1,0 +1,49 @@
+// Shared helpers of the Tabletop pages (no build step, no framework).
+const T = {
+  token() { return new URLSearchParams(location.search).get('token') || sessionStorage.getItem('tabletop-token') || ''; },
+  async get(url, token) {
+    const r = await fetch(url, { headers: token ? { 'X-Tabletop-Token': token } : {} });
+    return { status: r.status, body: await r.json() };
+  },
+  async post(url, body, token) {
+    const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Tabletop-Token': token || '' },
+                                 body: JSON.stringify(body) });
+    return { status: r.status, body: await r.json() };
+  },
+  // keep a WebSocket open; call onView(view) on every update
+  live(onView) {
+    let clockAt = 0, serverNow = 0, paused = false;
+    T.tableNow = () => paused ? serverNow : serverNow + (performance.now() - clockAt) / 1000;
+    const open = () => {
+      const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+      ws.onmessage = (m) => { const d = JSON.parse(m.data); if (d.view) {
+        serverNow = d.view.now; paused = d.view.paused; clockAt = performance.now(); onView(d.view, d.type); } };
+      ws.onclose = () => setTimeout(open, 1000);
+    };
+    open();
+  },
+  el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) { if (k === 'class') e.className = v; else if (k.startsWith('on')) e[k] = v; else e.setAttribute(k, v); }
+    for (const k of kids) e.append(k);
+    return e;
+  },
+  timers(box, timers) {
+    box.replaceChildren(...timers.map(t => {
+      const left = Math.max(0, t.ends - T.tableNow());
+      const div = T.el('div', { class: 'timer' + (left <= 0 ? ' out' : ''), 'data-ends': t.ends, 'data-seconds': t.seconds },
+        T.el('span', { class: 'label' }, `${t.name}: `), T.el('b', { class: 'left' }, `${left.toFixed(0)} s`),
+        T.el('div', { class: 'bar' }, T.el('div', { style: `width:${100 * left / t.seconds}%` })));
+      return div;
+    }));
+  },
+  tickTimers() {
+    for (const d of document.querySelectorAll('.timer[data-ends]')) {
+      const left = Math.max(0, +d.dataset.ends - T.tableNow());
+      d.querySelector('.left').textContent = `${left.toFixed(0)} s`;
+      d.querySelector('.bar div').style.width = `${100 * left / +d.dataset.seconds}%`;
+      d.classList.toggle('out', left <= 0);
+    }
+  },
+};
+setInterval(() => T.tableNow && T.tickTimers(), 200);
