@@ -83,12 +83,28 @@ def check_frame(frame) -> np.ndarray:
 
 
 def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
-    """ArUco markers in a grey frame: id -> 4x2 corner pixels (TL, TR, BR, BL of the printed marker)."""
+    """ArUco markers in a grey frame: id -> 4x2 corner pixels (TL, TR, BR, BL of the printed marker).
+
+    Large frames are searched at half size first (markers are big), corners then refined at
+    full size; the full-size search is the fallback."""
+    found: dict[int, np.ndarray] = {}
+    if max(gray.shape) >= 1000:
+        half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        found = _detect(half, 2.0)
+        if len(found) >= 4:
+            pts = np.vstack([c for c in found.values()]).astype(np.float32).reshape(-1, 1, 2)
+            pts = cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1), (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
+            return {i: pts[4 * k:4 * k + 4].reshape(4, 2).astype(np.float64) for k, i in enumerate(found)}
+    full = _detect(gray, 1.0)
+    return full if len(full) >= len(found) else found
+
+
+def _detect(gray: np.ndarray, scale: float) -> dict[int, np.ndarray]:
     corners, ids, _rejected = _detector().detectMarkers(gray)
     found: dict[int, np.ndarray] = {}
     if ids is not None:
         for c, i in zip(corners, ids.reshape(-1)):
-            found.setdefault(int(i), c.reshape(4, 2).astype(np.float64))
+            found.setdefault(int(i), c.reshape(4, 2).astype(np.float64) * scale + (scale - 1) / 2)
     return found
 
 
@@ -133,21 +149,36 @@ def _checked(loc: Located, frame: np.ndarray, gray: np.ndarray) -> Located:
     area = cv2.contourArea(pts.astype(np.float32))
     if not np.isfinite(pts).all() or area < 0.01 * gray.size or not cv2.isContourConvex(pts.astype(np.float32)):
         raise BoardNotFound("the markers found do not frame a plausible board")
-    canon = cv2.warpPerspective(gray, loc.homography, loc.canonical_size, flags=cv2.INTER_LINEAR)
-    if grid_line_score(canon, loc.rows, loc.cols, loc.cell) < 0.02:
+    if grid_line_score(_Sampler(gray, inv), loc.rows, loc.cols, loc.cell) < 0.02:
         raise BoardNotFound(f"found by {loc.method} but the grid lines do not line up")
     return loc
 
 
-def grid_line_score(canon_gray: np.ndarray, rows: int, cols: int, cell: int) -> float:
-    """How much darker the expected grid lines are than the squares' centres (0..1, median)."""
-    g = canon_gray.astype(np.float32) / 255.0
+class _Sampler:
+    """Reads a frame at canonical coordinates (through the inverse homography) without warping it all."""
+
+    def __init__(self, gray: np.ndarray, inv: np.ndarray):
+        self.gray, self.inv = gray, inv
+
+    def __call__(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        pts = np.stack(np.broadcast_arrays(xs, ys), -1).astype(np.float64)
+        shape = pts.shape[:-1]
+        mapped = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), self.inv).reshape(-1, 2).astype(np.float32)
+        out = cv2.remap(self.gray, mapped[:, 0].reshape(1, -1), mapped[:, 1].reshape(1, -1), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        return out.reshape(shape).astype(np.float32) / 255.0
+
+
+def grid_line_score(sample, rows: int, cols: int, cell: int) -> float:
+    """How much darker the expected grid lines are than the squares' centres (0..1, median).
+
+    ``sample(xs, ys)`` reads grey levels (0..1) at canonical coordinates."""
     m = MARGIN * cell
-    line_x = np.round(m + np.arange(cols + 1) * cell).astype(int).clip(0, g.shape[1] - 1)
-    mid_x = np.round(m + (np.arange(cols) + 0.5) * cell).astype(int)
-    ys = np.round(m + (np.arange(rows) + 0.5) * cell).astype(int)
-    lines = np.min([g[ys][:, np.clip(line_x + d, 0, g.shape[1] - 1)] for d in (-1, 0, 1)], axis=0)
-    mids = g[ys][:, mid_x]
+    line_x = m + np.arange(cols + 1) * cell
+    mid_x = m + (np.arange(cols) + 0.5) * cell
+    ys = (m + (np.arange(rows) + 0.5) * cell)[:, None]
+    lines = np.min([sample(line_x[None, :] + d, ys) for d in (-1, 0, 1)], axis=0)
+    mids = sample(mid_x[None, :], ys)
     contrast = (mids[:, :-1] + mids[:, 1:]) / 2 - lines[:, 1:-1]
     return float(np.median(contrast))
 
