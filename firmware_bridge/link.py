@@ -11,7 +11,7 @@ and dropped.
 
 >>> from firmware_bridge.emulator import DeviceEmulator
 >>> with DeviceEmulator() as box, BuzzerLink.open(box.path) as link:
-...     box.press(2, t_us=1000)
+...     made = box.press(2, t_us=1000)
 ...     link.presses.get(timeout=2).player
 2
 """
