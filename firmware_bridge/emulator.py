@@ -305,3 +305,25 @@ class DeviceEmulator:
             except OSError:
                 pass  # host not reading and the pty is full: dropped, like USB
 
+
+
+def main() -> None:
+    """``python -m firmware_bridge.emulator``: a demo box; prints its port and presses a random
+    button every second until Ctrl-C. Open the printed path with ``BuzzerLink.open``."""
+    import sys
+
+    with DeviceEmulator() as box:
+        print(box.path, flush=True)
+        rng = random.Random()
+        try:
+            while True:
+                time.sleep(1)
+                player = rng.randrange(box.players)
+                box.tap(player)
+                print(f"player {player} pressed", file=sys.stderr, flush=True)
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()

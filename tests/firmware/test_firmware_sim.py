@@ -131,3 +131,19 @@ def test_commands_light_leds_and_run_the_sand_timer(simbox, link):
     link.buzz(2000, 50)
     with pytest.raises(Exception, match="rejected"):
         link.command(p.Timer(op=9))
+
+
+def test_box_presses_feed_the_arbiter_ties_and_all(simbox, link):
+    from rules.arbitration import Arbiter, TieShown
+
+    arbiter = Arbiter(range(6))
+    simbox.sequence([(5, 0, True), (2, 40, True), (0, 40, True)])
+    got = collect(link, 3)
+    arbiter.open(min(g.t_us for g in got) - 1)
+    for press in reversed(got):  # arrival order does not matter
+        arbiter.press(press.player, press.t_us)
+    assert [b.player for b in arbiter.queue][0] == 5
+    assert arbiter.recognise_next(0).player == 5
+    arbiter.answer_result(False, 1)
+    shown = arbiter.recognise_next(2)
+    assert isinstance(shown, TieShown) and set(shown.players) == {0, 2}
