@@ -1,0 +1,49 @@
+"""``tabletop demo [GAME]``: play whole games on the simulated table (no hardware needed)."""
+
+from __future__ import annotations
+
+import pathlib
+
+from tabletop.cli import command
+from tabletop.errors import UserError
+
+GAMES = ("extradiction", "extradiction-sp")
+
+
+@command("demo", "play a whole simulated game (camera, buzzer box and sand timer simulated) and serve the scoreboard")
+def run(args) -> int:
+    from tabletop.session.demo import play_demo
+    games = GAMES if args.game in (None, "all") else (args.game,)
+    if args.game not in (None, "all") and args.game not in GAMES:
+        raise UserError(f"no demo for {args.game!r}; the demos are: {', '.join(GAMES)}")
+    reports = []
+    for game in games:
+        record = args.record
+        if record and len(games) > 1:
+            path = pathlib.Path(record)
+            record = str(path.with_name(f"{path.stem}-{game}{path.suffix or '.json'}"))
+        reports.append(play_demo(game, seed=args.seed, record=record, journal_path=args.journal,
+                                 serve=not args.no_serve, port=args.port, pace=args.pace,
+                                 camera=not args.no_camera, voice=args.voice))
+        print()
+    for r in reports:
+        same = "same totals on replay" if r.replay_totals == r.totals else f"REPLAY DIFFERS: {r.replay_totals}"
+        print(f"{r.game}: " + ", ".join(f"{p} {v}" for p, v in r.totals.items())
+              + f" ({same}; {r.seconds:.1f} s)")
+    return 0 if all(r.replay_totals == r.totals for r in reports) else 1
+
+
+def _arguments(parser) -> None:
+    parser.add_argument("game", nargs="?", help=f"{' or '.join(GAMES)} (default: both, one after the other)")
+    parser.add_argument("--record", metavar="FILE", help="write the game's record (JSON) for `tabletop replay`")
+    parser.add_argument("--seed", type=int, default=7, help="the deck shuffle and the players' choices (default 7)")
+    parser.add_argument("--journal", metavar="FILE", help="the SQLite journal (default: a fresh temporary file)")
+    parser.add_argument("--port", type=int, default=0, help="scoreboard port (default: any free port)")
+    parser.add_argument("--no-serve", action="store_true", help="do not serve the scoreboard")
+    parser.add_argument("--no-camera", action="store_true", help="skip the synthetic camera (words go straight in)")
+    parser.add_argument("--pace", type=float, default=0.02,
+                        help="real seconds per table second (default 0.02; 1 = real time)")
+    parser.add_argument("--voice", action="store_true", help="speak with espeak-ng")
+
+
+run.arguments = _arguments

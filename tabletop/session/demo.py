@@ -1,0 +1,192 @@
+"""The simulated table: a whole game played by scripted players through the real devices' twins.
+
+Presses travel through the buzzer-box emulator on a pty and the host link (``firmware_bridge``);
+words are rendered by the synthetic camera and read back by the vision tracker; the sand timer
+runs on gpiozero mock pins; everything goes through a real journal and the session, which serves
+the scoreboard while the game runs.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+from rules.game import GameSetup
+from rules.record import replay
+from tabletop.session.clock import SimClock
+from tabletop.session.core import Session
+from tabletop.session.journal import Journal
+from tabletop.session.planner import letters_of
+from tabletop.session.runner import run_script
+from tabletop.session.synthetic import SCRIPTS
+
+DEMO_GAMES = {
+    "extradiction": dict(variant="level3", players=("Ann", "Ben")),
+    "extradiction-sp": dict(variant="classic", players=("Ann", "Ben", "Cai")),
+}
+
+
+@dataclass
+class DemoReport:
+    game: str
+    game_id: str
+    totals: dict
+    winner: str | None
+    seconds: float
+    table_seconds: float
+    events: int
+    rejected: int
+    camera_writes: int = 0
+    host_writes: int = 0
+    presses: int = 0
+    sand_timer_starts: int = 0
+    journal: str = ""
+    record: str | None = None
+    replay_totals: dict = field(default_factory=dict)
+
+
+def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal_path: str | None = None,
+              serve: bool = True, port: int = 0, pace: float = 0.0, camera: bool = True, buzzer_box: bool = True,
+              voice: bool = False, out=sys.stdout, variant: str | None = None) -> DemoReport:
+    from tabletop.announce import Announcer
+    from tabletop.decks import builtin_deck
+    from tabletop.lexicons import builtin_lexicon
+    from tabletop.resources import load_board
+
+    started = time.monotonic()
+    spec = DEMO_GAMES[game_id]
+    say = lambda text: print(text, file=out, flush=True)
+    board = load_board(game_id)
+    lexicon = builtin_lexicon("en")
+    deck = builtin_deck("en").shuffled(seed)
+    if journal_path is None:
+        journal_path = str(pathlib.Path(tempfile.mkdtemp(prefix="tabletop-demo-")) / "journal.sqlite")
+    journal = Journal(journal_path)
+    clock = SimClock()
+    setup = GameSetup(game_id, spec["players"], variant=variant or spec["variant"], seed=seed)
+    session = Session.create(journal, setup, game_id, board=board, lexicon=lexicon, clock=clock, deck=deck)
+    say(f"== {game_id} ({setup.variant}) · players {', '.join(setup.players)} · game {session.game_id}")
+    say(f"   journal: {journal_path}")
+
+    server = None
+    if serve:
+        from tabletop.web import WebServer
+        server = WebServer(session, port=port).start()
+        links = server.links()
+        say(f"   scoreboard: {links['scoreboard']}   host console: {links['host']}")
+
+    def show(message: dict) -> None:
+        result = message.get("result")
+        if not result:
+            return
+        event, status = result["event"], result["status"]
+        if not result["message"]:
+            return
+        tag = "REFUSED " if status == "rejected" else ""
+        say(f"  {event.get('t', 0):7.1f}s  {result.get('source') or '':<11} {tag}{result['message']}")
+        if result.get("turn") and status == "accepted" and event.get("type") == "write":
+            say("           scores: " + ", ".join(f"{p} {v}" for p, v in session.game.totals.items()))
+
+    session.subscribe(show)
+    announcer = Announcer(session, voice=voice, language="en")
+
+    # -- devices --------------------------------------------------------------------------------
+    report = DemoReport(game_id, session.game_id, {}, None, 0, 0, 0, 0, journal=journal_path)
+    closers = []
+    buzz = None
+    lights = None
+    if buzzer_box and session.table.uses_buzzers:
+        from firmware_bridge.emulator import DeviceEmulator
+        from tabletop.session.devices import SerialBuzzers
+        box = DeviceEmulator(players=len(setup.players), seed=seed).start()
+        buzzers = SerialBuzzers(session, box.path)
+        closers += [buzzers.close, box.close]
+        say(f"   buzzer box: emulator on {box.path} (protocol over a pty), {len(setup.players)} buttons")
+        lights = buzzers.leds
+        index = {p: i for i, p in enumerate(setup.players)}
+
+        def buzz(player: str) -> None:
+            before = buzzers.presses
+            box.tap(index[player])
+            deadline = time.monotonic() + 3
+            while buzzers.presses == before and time.monotonic() < deadline:
+                time.sleep(0.001)
+            buzzers.dispatch.drain()
+            if buzzers.presses == before:
+                say(f"           (the box did not deliver {player}'s press)")
+
+    from tabletop.session.devices import CameraInput, SyntheticCamera, TableOutputs, sand_timer_on_mock_pins
+    sand = sand_timer_on_mock_pins(session) if session.table.uses_buzzers else None
+    outputs = TableOutputs(session, sand_timer=sand, lights=lights)
+    closers.insert(0, outputs.close)
+    if sand is not None:
+        say(f"   sand timer: gpiozero {'mock pins' if sand.mock else 'pins'}")
+
+    write = None
+    if camera:
+        synthetic = SyntheticCamera(board, seed=seed)
+        cam = CameraInput(session, synthetic)
+        synthetic.show({})
+        cam.feed(synthetic.read(), clock.now())
+        say("   camera: synthetic frames of the printed board, read by the vision tracker")
+
+        def write(player: str, planned: dict) -> None:
+            letters = {sq: ch for sq, ch in session.game.grid.items()}
+            letters.update(letters_of(planned))
+            synthetic.show(letters)
+            done = []
+            for _ in range(6):
+                done = cam.feed(synthetic.read(), clock.now())
+                if done:
+                    break
+                clock.advance(0.3)
+            if done and done[-1].accepted:
+                report.camera_writes += 1
+                return
+            seen = done[-1].event.get("text") if done else "nothing"
+            say(f"           the camera read {seen}; the host types the word in")
+            report.host_writes += 1
+            session.submit(planned, source="host")
+            cam.tracker.committed = [list(r) for r in session.game.grid.rows_text()]
+
+    script = SCRIPTS[game_id](lambda: session.game, deck, seed=seed)
+    try:
+        run_script(session, script, buzz=buzz, write=write, pace=pace,
+                   say=lambda note: say(f"           · {note}"))
+        outputs.drain()
+    finally:
+        for close in closers:
+            try:
+                close()
+            except Exception:
+                pass
+    session.finish()
+    game = session.game
+    entries = journal.entries(session.game_id)
+    report.totals, report.winner = game.totals, game.winner
+    report.events = len(game.events)
+    report.rejected = sum(1 for e in entries if e.status == "rejected")
+    report.table_seconds = clock.now()
+    report.sand_timer_starts = outputs.timer_starts
+    report.presses = sum(1 for e in entries if e.source == "buzzer-box")
+    say(f"== Final scores: " + ", ".join(f"{p} {v}" for p, v in game.totals.items())
+        + (f" — {game.winner} wins" if game.winner else " — a tie"))
+    check = replay(session.record(), board, lexicon)
+    report.replay_totals = check.totals
+    if record:
+        from tabletop.records import write_record
+        write_record(session.record(), record)
+        report.record = record
+        say(f"   record written to {record} (tabletop replay {record})")
+    if server is not None:
+        server.stop()
+    announcer.close()
+    journal.close()
+    report.seconds = time.monotonic() - started
+    say(f"   {report.events} events ({report.rejected} refused), {report.table_seconds:.0f} s of table time, "
+        f"{report.camera_writes} words read by the camera, {report.presses} presses through the buzzer box, "
+        f"played in {report.seconds:.1f} s")
+    return report

@@ -1,0 +1,287 @@
+"""Table devices as pluggable inputs and outputs, each with a simulated twin.
+
+Inputs turn into session calls: :class:`SerialBuzzers` (the USB buzzer box, through
+:mod:`firmware_bridge`; its twin is the box emulator on a pty), :class:`GpioPanel` (the Pi's
+buttons through :mod:`hardware`, mock pins off a Pi), :class:`CameraInput` (frames through
+:mod:`vision`'s tracker) with :class:`SyntheticCamera` as the camera's twin.
+Outputs follow the session: :class:`TableOutputs` lights the answering player's LED, runs the
+sand timer on the game's current countdown and sounds the buzzer on a refusal.
+
+Device callbacks never call the session on the device's own thread (a device thread waiting for
+the session while the session waits for the device would deadlock): presses go through a queue
+to a dispatcher thread.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from typing import Callable
+
+from tabletop.session.core import Session
+
+
+class _Dispatcher:
+    """Runs callables one at a time on its own thread."""
+
+    def __init__(self, name: str):
+        self.jobs: queue.Queue = queue.Queue()
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.thread.start()
+
+    def put(self, job: Callable[[], None]) -> None:
+        self.jobs.put(job)
+
+    def _run(self) -> None:
+        while True:
+            job = self.jobs.get()
+            if job is None:
+                return
+            try:
+                job()
+            except Exception as error:      # a device must never stop the table
+                print(f"tabletop: device job failed: {error!r}")
+            finally:
+                self.jobs.task_done()
+
+    def drain(self, timeout: float = 5.0) -> None:
+        deadline = time.monotonic() + timeout
+        while self.jobs.unfinished_tasks and time.monotonic() < deadline:
+            time.sleep(0.002)
+
+    def close(self) -> None:
+        self.jobs.put(None)
+
+
+class SerialBuzzers:
+    """The USB buzzer box: presses become buzz-ins; LEDs, timer and buzzer follow the game."""
+
+    def __init__(self, session: Session, url: str, *, hello_timeout: float = 3.0):
+        from firmware_bridge.link import BuzzerLink
+        self.session = session
+        self.players = list(session.setup.players)
+        self.dispatch = _Dispatcher("buzzer-dispatch")
+        self.presses = 0
+        self.link = BuzzerLink.open(url, on_press=self._on_press, hello_timeout=hello_timeout)
+
+    def _on_press(self, press) -> None:
+        if 0 <= press.player < len(self.players):
+            self.presses += 1
+            player = self.players[press.player]
+            self.dispatch.put(lambda: self.session.buzz(player, source="buzzer-box"))
+
+    def leds(self, players: set[str]) -> None:
+        mask = sum(1 << i for i, p in enumerate(self.players) if p in players)
+        self.link.leds(mask)
+
+    def close(self) -> None:
+        self.dispatch.drain(1.0)
+        self.dispatch.close()
+        self.link.close()
+
+
+class GpioPanel:
+    """The Raspberry Pi's buzz-in panel (mock pins off a Pi): player buttons, LEDs, host buttons."""
+
+    def __init__(self, session: Session, pins: dict | None = None, pin_factory=None):
+        from hardware.buzzpanel import BuzzPanel
+        self.session = session
+        self.players = list(session.setup.players)
+        self.dispatch = _Dispatcher("gpio-dispatch")
+        self.panel = BuzzPanel(pins, pin_factory=pin_factory, on_press=self._on_press, on_host=self._on_host)
+
+    @property
+    def mock(self) -> bool:
+        return self.panel.mock
+
+    def _on_press(self, press) -> None:
+        if 0 <= press.player < len(self.players):
+            player = self.players[press.player]
+            self.dispatch.put(lambda: self.session.buzz(player, source="gpio"))
+
+    def _on_host(self, action) -> None:
+        self.dispatch.put(lambda: host_button(self.session, action.name))
+
+    def leds(self, players: set[str]) -> None:
+        self.panel.light_only([i for i, p in enumerate(self.players) if p in players])
+
+    def close(self) -> None:
+        self.dispatch.close()
+        self.panel.close()
+
+
+def host_button(session: Session, name: str):
+    """A physical host button: recognise the first hand, right, wrong, next (draw a card)."""
+    actions = session.table.host_actions(session.game, None)
+    wanted = {"recognise": "Recognise", "right": " is right", "wrong": " is wrong", "next": "draw"}[name]
+    for action in actions:
+        if wanted in action.label or (name == "next" and action.action == "draw"):
+            if action.action == "draw":
+                return session.draw(source="host-button")
+            return session.submit(action.event, source="host-button")
+    return None
+
+
+class TableOutputs:
+    """Lights, sand timer and buzzer following the session (on their own thread)."""
+
+    def __init__(self, session: Session, *, sand_timer=None, lights: Callable[[set], None] | None = None,
+                 beep: Callable[[str], None] | None = None):
+        self.session, self.sand, self.lights, self.beep = session, sand_timer, lights, beep
+        self.dispatch = _Dispatcher("table-outputs")
+        self._timer_key = None
+        self.timer_starts = 0
+        self.beeps = 0
+        session.subscribe(lambda message: self.dispatch.put(lambda: self._update(message)))
+
+    def _update(self, message: dict) -> None:
+        view = self.session.view()
+        if self.lights is not None:
+            lit = {view["answering"]} if view.get("answering") else set(view.get("hands", [])[:1])
+            self.lights(lit)
+        timers = view["timers"]
+        if self.sand is not None:
+            main = timers[-1] if timers else None
+            key = (main["name"], main["ends"]) if main else None
+            if key != self._timer_key:
+                self._timer_key = key
+                if main is None:
+                    self.sand.stop()
+                else:
+                    self.sand.start(max(0.1, main["ends"] - view["now"]))
+                    self.timer_starts += 1
+            self.sand.update()
+        result = message.get("result")
+        if self.beep is not None and result and result.get("status") == "rejected":
+            self.beeps += 1
+            self.beep("refused")
+
+    def drain(self) -> None:
+        self.dispatch.drain()
+
+    def close(self) -> None:
+        self.dispatch.close()
+        if self.sand is not None:
+            self.sand.close()
+
+
+def sand_timer_on_mock_pins(session: Session, pins: dict | None = None):
+    """The GPIO sand timer running on the session's table clock (mock pins off a Pi)."""
+    from hardware.sandtimer import SandTimer
+    return SandTimer(30.0, pins, clock=session.clock.now)
+
+
+class SyntheticCamera:
+    """The camera's twin: renders the printed board with the letters written so far."""
+
+    def __init__(self, board, *, seed: int = 0, tilt_deg: float = 12.0):
+        self.board, self.seed, self.tilt = board, seed, tilt_deg
+        self.letters: dict = {}
+        self._frame = None
+        self.renders = 0
+
+    def show(self, letters: dict) -> None:
+        if letters != self.letters:
+            self.letters = dict(letters)
+            self._frame = None
+
+    def read(self):
+        if self._frame is None:
+            from vision.scene import render_scene
+            self._frame = render_scene(self.board, self.letters, seed=self.seed, tilt_deg=self.tilt, glare=False)
+            self.renders += 1
+        return self._frame
+
+
+class OpenCVCamera:
+    """A USB camera through OpenCV (``index`` 0 = the first)."""
+
+    def __init__(self, index: int = 0, size=(1280, 720)):
+        import cv2
+        self.cap = cv2.VideoCapture(index)
+        self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+        self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+        if not self.cap.isOpened():
+            raise RuntimeError(f"no camera at index {index}")
+
+    def read(self):
+        ok, frame = self.cap.read()
+        return frame if ok else None
+
+    def close(self) -> None:
+        self.cap.release()
+
+
+class PiCamera:
+    """The Raspberry Pi camera through picamera2."""
+
+    def __init__(self, size=(1280, 720)):
+        from picamera2 import Picamera2
+        self.cam = Picamera2()
+        self.cam.configure(self.cam.create_video_configuration(main={"size": size, "format": "BGR888"}))
+        self.cam.start()
+
+    def read(self):
+        return self.cam.capture_array()
+
+    def close(self) -> None:
+        self.cam.stop()
+
+
+def open_camera(kind: str = "auto", index: int = 0):
+    """``auto``: the Pi camera where present, else a USB camera, else ``None`` (use the synthetic one)."""
+    if kind in ("auto", "pi"):
+        try:
+            return PiCamera()
+        except Exception:
+            if kind == "pi":
+                raise
+    if kind in ("auto", "usb"):
+        try:
+            return OpenCVCamera(index)
+        except Exception:
+            if kind == "usb":
+                raise
+    return None
+
+
+class CameraInput:
+    """Frames -> the vision tracker -> ``write`` events credited to the player writing now."""
+
+    def __init__(self, session: Session, camera, *, reader=None):
+        from vision.reader import BoardReader
+        from vision.tracker import Tracker
+        self.session, self.camera = session, camera
+        self.reader = reader or BoardReader(session.board, lexicon=session.lexicon)
+        self.tracker = Tracker(self.reader, baseline=session.game.state().get("grid"))
+        self.detections = 0
+        self._stop = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def feed(self, frame, t: float) -> list:
+        """One frame at table time ``t``; returns the session results of the writes it completed."""
+        results = []
+        for detection in self.tracker.feed(frame, t):
+            self.detections += 1
+            event = detection.to_event()
+            event["t"] = t
+            result = self.session.camera_write(event)
+            if result is not None:
+                results.append(result)
+        return results
+
+    def run_in_background(self, fps: float = 8.0) -> None:
+        def loop():
+            while not self._stop.is_set():
+                frame = self.camera.read()
+                if frame is not None:
+                    self.feed(frame, self.session.clock.now())
+                self._stop.wait(1.0 / fps)
+        self.thread = threading.Thread(target=loop, name="camera", daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self.thread:
+            self.thread.join(timeout=2)
