@@ -12,6 +12,8 @@
  * sent again every 50 ms (and after every SYNC) until then: unplugging the USB cable while
  * the box keeps power loses nothing. Protocol: firmware_bridge/PROTOCOL.md.
  *
+ * A 500 ms watchdog reboots a hung box; the host then sees a HELLO with a new boot id.
+ *
  * Outputs: player LEDs PC0..PC5, sand timer LEDs PB0 PB1 PB2 PB4, buzzer PB3 (OC2A),
  * heartbeat LED PB5.
  */
@@ -19,6 +21,7 @@
 #include <avr/interrupt.h>
 #include <avr/io.h>
 #include <avr/sleep.h>
+#include <avr/wdt.h>
 #include <stdint.h>
 #include <string.h>
 #include <util/atomic.h>
@@ -311,6 +314,10 @@ static void rx_byte(uint8_t c) {
 }
 
 /* ---- main ---------------------------------------------------------------------------- */
+/* A watchdog reset leaves the watchdog running: switch it off before anything else. */
+void early_wdt_off(void) __attribute__((naked, used, section(".init3")));
+void early_wdt_off(void) { MCUSR = 0; wdt_disable(); }
+
 static void setup(void) {
     DDRD &= ~BUTTONS; PORTD |= BUTTONS;                 /* inputs with pull-ups */
     DDRC |= 0x3F; PORTC &= ~0x3F;                       /* player LEDs */
@@ -325,6 +332,7 @@ static void setup(void) {
     armed = PIND & BUTTONS;                             /* a button held at boot must be let go first */
     PCMSK2 = BUTTONS; PCIFR = _BV(PCIF2); PCICR = _BV(PCIE2);
     set_sleep_mode(SLEEP_MODE_IDLE);
+    wdt_enable(WDTO_500MS); /* a hung box reboots and says HELLO instead of going silent */
     sei();
 }
 
@@ -360,6 +368,7 @@ int main(void) {
     setup();
     send_hello();
     for (;;) {
+        wdt_reset();
         while (rx_tail != rx_head) {
             uint8_t c = rx_buf[rx_tail];
             rx_tail = (uint8_t)(rx_tail + 1) & (RXBUF - 1);
