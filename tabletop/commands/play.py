@@ -1,0 +1,78 @@
+"""``tabletop play GAME --players Ann,Ben``: a live game at the table."""
+
+from __future__ import annotations
+
+from tabletop.cli import command
+from tabletop.errors import UserError
+
+
+def journal_from(args, config):
+    from tabletop.session.journal import Journal, default_path
+    return Journal(args.journal or config["table"].get("journal") or default_path())
+
+
+@command("play", "play a game at the table: camera, buttons, timer, pages and journal")
+def run(args) -> int:
+    from rules import errors
+    from rules.game import GameSetup
+    from tabletop.config import load_config
+    from tabletop.session.core import Session, load_game_parts
+    from tabletop.session.live import run_table
+    from tabletop.session.tables import TABLES
+    config = load_config(args.config)
+    if args.game not in TABLES:
+        raise UserError(f"no game {args.game!r} at the table yet; the games are: {', '.join(sorted(TABLES))}")
+    players = tuple(p.strip() for p in (args.players or "").split(",") if p.strip())
+    if not players:
+        raise UserError("name the players: --players Ann,Ben")
+    language = args.language or config["table"]["language"]
+    variant = args.variant or (f"level{args.level}" if args.level else None)
+    try:
+        setup = GameSetup(args.game, players, variant=variant, seed=args.seed, language=language, rounds=args.rounds)
+    except errors.RecordFormatError as error:
+        raise UserError(str(error)) from None
+    board_ref = args.board or args.game
+    lexicon_ref = args.lexicon
+    board, lexicon = load_game_parts({"board": board_ref, "lexicon": lexicon_ref, "language": language})
+    deck = None
+    try:
+        from tabletop.decks import builtin_deck, load_deck
+        deck = (load_deck(args.deck) if args.deck else builtin_deck(language)).shuffled(args.seed)
+    except UserError as error:
+        print(f"no clue deck: {error}")
+    journal = journal_from(args, config)
+    try:
+        session = Session.create(journal, setup, board_ref, lexicon_ref, board=board, lexicon=lexicon, deck=deck)
+    except errors.RecordFormatError as error:
+        raise UserError(str(error)) from None
+    voice = config["table"]["voice"] if args.voice is None else args.voice
+    return run_table(session, config, host=args.host or config["web"]["host"],
+                     port=config["web"]["port"] if args.port is None else args.port, voice=voice,
+                     terminal=args.terminal)
+
+
+def table_options(parser) -> None:
+    parser.add_argument("--config", metavar="FILE", help="TOML config (default: ~/.config/tabletop/config.toml)")
+    parser.add_argument("--journal", metavar="FILE", help="SQLite journal (default: ~/.local/share/tabletop/journal.sqlite)")
+    parser.add_argument("--host", help="address to serve the pages on (default from the config: 0.0.0.0)")
+    parser.add_argument("--port", type=int, help="port of the pages (default from the config: 8080)")
+    parser.add_argument("--voice", dest="voice", action="store_true", default=None, help="speak with espeak-ng")
+    parser.add_argument("--no-voice", dest="voice", action="store_false", help="stay silent")
+    parser.add_argument("--terminal", action="store_true", help="print a rich scoreboard after every turn")
+
+
+def _arguments(parser) -> None:
+    parser.add_argument("game", help="extradiction or extradiction-sp")
+    parser.add_argument("--players", help="comma-separated names in seat order, e.g. Ann,Ben,Cai")
+    parser.add_argument("--variant", help="level1, level2, level3, speed (eXtraDICTION); classic, speed (SP)")
+    parser.add_argument("--level", type=int, choices=(1, 2, 3), help="eXtraDICTION level (same as --variant levelN)")
+    parser.add_argument("--rounds", type=int, help="rounds agreed at the start (SP)")
+    parser.add_argument("--language", help="en or uk (default from the config)")
+    parser.add_argument("--board", help="a built-in board name or a board TOML file")
+    parser.add_argument("--lexicon", help="house rules: a word list replacing the built-in dictionary")
+    parser.add_argument("--deck", help="a clue deck TOML file (default: the built-in deck)")
+    parser.add_argument("--seed", type=int, default=0, help="shuffles the clue deck and the Chance cards")
+    table_options(parser)
+
+
+run.arguments = _arguments

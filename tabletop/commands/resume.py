@@ -1,0 +1,42 @@
+"""``tabletop resume [GAME_ID]``: continue a game after a crash or a power cut, nothing lost."""
+
+from __future__ import annotations
+
+from tabletop.cli import command
+from tabletop.commands.play import journal_from, table_options
+from tabletop.errors import UserError
+
+
+@command("resume", "continue a journaled game after a crash or a power cut")
+def run(args) -> int:
+    from tabletop.config import load_config
+    from tabletop.session.core import Session
+    from tabletop.session.live import run_table
+    config = load_config(args.config)
+    journal = journal_from(args, config)
+    game_id = args.game_id
+    if game_id is None:
+        info = journal.latest_unfinished()
+        if info is None:
+            raise UserError(f"no unfinished game in {journal.path}")
+        game_id = info.id
+    session = Session.resume(journal, game_id)
+    try:
+        from tabletop.decks import builtin_deck
+        session.deck = builtin_deck(session.setup.language).shuffled(session.setup.seed)
+    except UserError:
+        pass
+    print(f"resumed {game_id} at {session.clock.now():.1f} s with {len(session.game.events)} events; "
+          + session.game.standings())
+    voice = config["table"]["voice"] if args.voice is None else args.voice
+    return run_table(session, config, host=args.host or config["web"]["host"],
+                     port=config["web"]["port"] if args.port is None else args.port, voice=voice,
+                     terminal=args.terminal)
+
+
+def _arguments(parser) -> None:
+    parser.add_argument("game_id", nargs="?", help="the game to resume (default: the latest unfinished one)")
+    table_options(parser)
+
+
+run.arguments = _arguments

@@ -1,0 +1,159 @@
+"""Running a live table: devices from the config, the web pages, the clock, the host's keyboard."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+
+from tabletop.session.core import EntryRefused, Session
+
+CONSOLE_HELP = """Type at the host console (or use the host page):
+  draw | clue-read | recognise | right | wrong | undo | pause | resume | buzz NAME | scores
+  {"type": ...}   any event as JSON            quit   stop (the game stays resumable)"""
+
+
+def open_devices(session: Session, config: dict, say) -> list:
+    """Attach the configured inputs and outputs; return their closers."""
+    from tabletop.session.devices import (CameraInput, GpioPanel, SerialBuzzers, TableOutputs, open_camera,
+                                          sand_timer_on_mock_pins)
+    closers, lights = [], None
+    buzzers = config["buzzers"]
+    kind = buzzers.get("kind", "auto")
+    if session.table.uses_buzzers and kind in ("serial", "auto") and buzzers.get("serial_port"):
+        box = SerialBuzzers(session, buzzers["serial_port"])
+        closers.append(box.close)
+        lights = box.leds
+        say(f"buzzer box on {buzzers['serial_port']}")
+    elif session.table.uses_buzzers and kind in ("gpio", "auto"):
+        panel = GpioPanel(session, config.get("pins") or None)
+        closers.append(panel.close)
+        lights = panel.leds
+        say(f"buzz-in panel on GPIO{' (mock pins: not a Raspberry Pi)' if panel.mock else ''}")
+    sand = None
+    if session.table.uses_buzzers and kind != "none":
+        sand = sand_timer_on_mock_pins(session, config.get("pins") or None)
+        sand.run_in_background()
+    outputs = TableOutputs(session, sand_timer=sand, lights=lights)
+    closers.insert(0, outputs.close)
+    cam_kind = config["camera"].get("kind", "auto")
+    if cam_kind not in ("none", "synthetic"):
+        camera = open_camera(cam_kind, int(config["camera"].get("index", 0)))
+        if camera is not None:
+            feed = CameraInput(session, camera)
+            feed.run_in_background(float(config["camera"].get("fps", 8.0)))
+            closers.insert(0, feed.close)
+            say(f"camera: {type(camera).__name__}")
+        else:
+            say("no camera found: players type their words on their pages (or the host does)")
+    return closers
+
+
+def console_command(session: Session, line: str) -> str:
+    """One line typed at the host's keyboard; returns what to print."""
+    from tabletop.session.devices import host_button
+    line = line.strip()
+    if not line:
+        return ""
+    word, _, rest = line.partition(" ")
+    try:
+        if line.startswith("{"):
+            result = session.submit(json.loads(line), source="console")
+        elif word == "draw":
+            result = session.draw(source="console")
+        elif word in ("recognise", "right", "wrong"):
+            result = host_button(session, word)
+        elif word == "clue-read":
+            turn = getattr(session.game, "turn", None)
+            result = session.submit({"type": "clue_read", "player": turn.asker if turn else ""}, source="console")
+        elif word == "undo":
+            result = session.undo(source="console")
+        elif word == "pause":
+            session.pause("console")
+            return "paused"
+        elif word == "resume":
+            session.unpause("console")
+            return "playing"
+        elif word == "buzz":
+            result = session.buzz(rest.strip(), source="console")
+        elif word == "scores":
+            return session.game.standings()
+        elif word in ("help", "?"):
+            return CONSOLE_HELP
+        else:
+            return f"unknown command {word!r}; type help"
+    except EntryRefused as refused:
+        return str(refused)
+    except json.JSONDecodeError as error:
+        return f"not JSON: {error}"
+    if result is None:
+        return "nothing to do"
+    return ("" if result.status == "accepted" else "refused: ") + result.message
+
+
+def run_table(session: Session, config: dict, *, host: str, port: int, voice: bool, terminal: bool,
+              stdin=sys.stdin, out=sys.stdout) -> int:
+    from tabletop.announce import Announcer, TerminalScoreboard
+    from tabletop.web import WebServer
+    say = lambda text: print(text, file=out, flush=True)
+    server = WebServer(session, host=host, port=port).start()
+    links = server.links()
+    say(f"game {session.game_id}: {session.setup.game} ({session.setup.variant or 'default'}), "
+        f"players {', '.join(session.setup.players)}")
+    say(f"scoreboard:   {links['scoreboard']}")
+    say(f"host console: {links['host']}")
+    for seat, url in links["seats"].items():
+        say(f"seat {seat}: {url}")
+    session.subscribe(lambda m: m.get("result") and m["result"]["message"] and say(
+        ("REFUSED " if m["result"]["status"] == "rejected" else "") + m["result"]["message"]))
+    table = config["table"]
+    announcer = Announcer(session, voice=voice, language=session.setup.language,
+                          speed=int(table.get("speed", 160)), voice_name=table.get("voice_name") or None)
+    if terminal:
+        TerminalScoreboard(session)
+    closers = open_devices(session, config, say)
+    stop = threading.Event()
+
+    def ticker():
+        last_checkpoint = 0.0
+        while not stop.is_set():
+            try:
+                session.tick()
+                if time.monotonic() - last_checkpoint > 1.0:
+                    session.checkpoint()
+                    last_checkpoint = time.monotonic()
+            except Exception as error:
+                say(f"clock: {error!r}")
+            stop.wait(0.1)
+
+    threading.Thread(target=ticker, name="table-clock", daemon=True).start()
+    say(CONSOLE_HELP)
+    try:
+        while not session.game.over:
+            line = stdin.readline() if stdin is not None and not stdin.closed else ""
+            if line == "":               # no keyboard (a service): wait for the pages and devices
+                while not session.game.over:
+                    time.sleep(0.5)
+                break
+            if line.strip() == "quit":
+                break
+            reply = console_command(session, line)
+            if reply:
+                say(reply)
+        if session.game.over:
+            session.finish()
+            say(session.game.standings())
+    except KeyboardInterrupt:
+        say("stopped; resume with: tabletop resume " + session.game_id)
+    finally:
+        stop.set()
+        session.checkpoint()
+        for close in closers:
+            try:
+                close()
+            except Exception:
+                pass
+        announcer.close()
+        server.stop()
+    return 0
