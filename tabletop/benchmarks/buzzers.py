@@ -232,11 +232,15 @@ def resync(frames: int, seed: int = 3) -> dict:
 
 # ---- serial path: firmware in simavr ----------------------------------------------------------
 def firmware_path(n: int, trials: int) -> dict:
-    build = tempfile.mkdtemp(prefix="buzzbox-bench-")
-    try:
-        elf, harness = SimBox.build(build)
-    except SimError as exc:
-        return {"skipped": str(exc)}
+    with tempfile.TemporaryDirectory(prefix="buzzbox-bench-") as build:
+        try:
+            elf, harness = SimBox.build(build)
+        except SimError as exc:
+            return {"skipped": str(exc)}
+        return _firmware_path(elf, harness, n, trials)
+
+
+def _firmware_path(elf, harness, n: int, trials: int) -> dict:
     out: dict = {}
     with SimBox(elf, harness) as box:
         decided = threading.Event()
