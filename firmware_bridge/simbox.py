@@ -133,6 +133,10 @@ class SimBox:
         """Line noise: raw bytes to the host as if the box sent them."""
         self._ask("tohost " + data.hex())
 
+    def corrupt(self, rate: float, seed: int = 1) -> None:
+        """From now on each byte on the link, both ways, is dropped (rate/2) or bit-flipped (rate/2)."""
+        self._ask(f"corrupt {rate} {seed}")
+
     def ports(self) -> dict[str, int]:
         """Output latches of ports B and C, and the input pins of port D."""
         return {k: int(v, 16) for k, v in (kv.split("=") for kv in self._ask("ports").split()[1:])}

@@ -18,6 +18,8 @@
  *   replug                   -> "pty PATH"        a new pty behind LINK_PATH
  *   tohost HEX               -> "ok"              raw bytes to the host, as if the box sent them
  *   ports                    -> "ports B=xx C=xx D=xx"   output latches
+ *   corrupt RATE SEED        -> "ok"              from now on drop (RATE/2) or bit-flip (RATE/2)
+ *                                                 each byte on the link, both ways
  *   quit                     -> exits
  * Unsolicited lines: "pty PATH" at start, "pin C0 1 US" when an LED output changes.
  */
@@ -54,6 +56,8 @@ static uint8_t to_host[8192];
 static size_t to_host_len;
 static int xoff;
 static uint8_t level[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+static double corrupt_rate;
+static uint64_t rng_state = 88172645463325252ULL;
 static uint64_t cycle_offset; /* keeps simulated time monotonic across avr_reset */
 
 struct event { uint64_t at; int player, level; };
@@ -99,9 +103,24 @@ static int schedule(uint64_t at, int player, int value) {
 }
 
 /* ---- UART <-> pty -------------------------------------------------------------------- */
+static double rnd(void) {
+    rng_state ^= rng_state << 13; rng_state ^= rng_state >> 7; rng_state ^= rng_state << 17;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+/* Line noise on demand: returns 0 if the byte is lost, else 1 (perhaps with a bit flipped). */
+static int damage(uint8_t *c) {
+    if (corrupt_rate <= 0) return 1;
+    double r = rnd();
+    if (r < corrupt_rate / 2) return 0;
+    if (r < corrupt_rate) *c ^= (uint8_t)(1u << (rng_state % 8));
+    return 1;
+}
+
 static void uart_out(struct avr_irq_t *irq, uint32_t value, void *param) {
     (void)irq; (void)param;
-    if (master >= 0 && to_host_len < sizeof to_host) to_host[to_host_len++] = (uint8_t)value;
+    uint8_t c = (uint8_t)value;
+    if (master >= 0 && to_host_len < sizeof to_host && damage(&c)) to_host[to_host_len++] = c;
 }
 static void uart_xon(struct avr_irq_t *irq, uint32_t value, void *param) { (void)irq; (void)value; (void)param; xoff = 0; }
 static void uart_xoff(struct avr_irq_t *irq, uint32_t value, void *param) { (void)irq; (void)value; (void)param; xoff = 1; }
@@ -210,6 +229,9 @@ static void command(char *line) {
             to_host[to_host_len++] = (uint8_t)byte;
         }
         printf("ok\n");
+    } else if (sscanf(line, "corrupt %lf %llu", &corrupt_rate, &at) == 2) {
+        rng_state = at ? at : 1;
+        printf("ok\n");
     } else if (!strcmp(line, "ports")) {
         avr_ioport_state_t b, c, d;
         avr_ioctl(avr, AVR_IOCTL_IOPORT_GETSTATE('B'), &b);
@@ -288,6 +310,7 @@ int main(int argc, char **argv) {
             uint8_t buf[1024];
             ssize_t n = read(master, buf, sizeof buf);
             for (ssize_t i = 0; i < n && to_avr_len < sizeof to_avr; i++) {
+                if (!damage(&buf[i])) continue;
                 to_avr[(to_avr_head + to_avr_len) % sizeof to_avr] = buf[i];
                 to_avr_len++;
             }

@@ -273,6 +273,7 @@ def _firmware_path(elf, harness, n: int, trials: int) -> dict:
                 time.sleep(0.025)  # let the box re-arm (20 ms released)
             out["press_to_decision_approx"] = _stats(latencies)
             link.on_press = None
+            out["corruption_1pct"] = _firmware_corruption(box, link, rounds=max(5, trials))
             for label, size in (("pairs", 2), ("six_at_once", 6)):
                 spacing = {}
                 for gap in FIRMWARE_SPACINGS_US:
@@ -285,6 +286,43 @@ def _firmware_path(elf, harness, n: int, trials: int) -> dict:
                 out[f"{label}_ordered_right_fraction_by_spacing_us"] = spacing
                 out[f"{label}_min_spacing_always_ordered_us"] = min(always) if always else None
     return out
+
+
+def _firmware_corruption(box: SimBox, link: BuzzerLink, rounds: int) -> dict:
+    """Six presses a round with 1 % of link bytes dropped or flipped both ways (in the harness)."""
+    frames_before, dups_before = link.stats.frame_errors, link.stats.duplicates
+    box.corrupt(0.01, seed=5)
+    sent, got = [], []
+    try:
+        for r in range(rounds):
+            order = random.Random(100 + r).sample(range(6), 6)
+            box.sequence([(player, 100 * k, True) for k, player in enumerate(order)], lead_us=5_000)
+            sent += [(r, player) for player in order]
+            deadline = time.monotonic() + 3
+            round_got = []
+            while len(round_got) < 6 and time.monotonic() < deadline:
+                try:
+                    round_got.append(link.presses.get(timeout=0.1))
+                except Exception:
+                    pass
+            got += [(r, g.player, g.seq) for g in round_got]
+            box.sequence([(player, 0, False) for player in range(6)], lead_us=1_000)
+            time.sleep(0.03)
+        time.sleep(0.3)
+        while not link.presses.empty():
+            g = link.presses.get_nowait()
+            got.append((-1, g.player, g.seq))
+    finally:
+        box.corrupt(0.0)
+    received = {(r, pl) for r, pl, _ in got}
+    return {
+        "presses": len(sent),
+        "false": len(received - set(sent)),
+        "lost": len(set(sent) - received),
+        "doubled": len(got) - len({seq for _, _, seq in got}),
+        "frames_rejected_by_host": link.stats.frame_errors - frames_before,
+        "replays_dropped_as_duplicates": link.stats.duplicates - dups_before,
+    }
 
 
 def _ordered_burst(box: SimBox, link: BuzzerLink, order: list[int], gap_us: int) -> bool:
@@ -339,6 +377,10 @@ def run(args) -> int:
         line("round trip (PING -> ACK)", f["round_trip"], 5000)
         line("press -> decision (approx.)", f["press_to_decision_approx"])
         print(f"  commands acknowledged per second   {f['commands_per_s']}")
+        c = f["corruption_1pct"]
+        print(f"  1% corruption both ways            {c['presses']} presses: false {c['false']}, lost {c['lost']}, "
+              f"doubled {c['doubled']}; frames rejected host {c['frames_rejected_by_host']}; "
+              f"replays dropped {c['replays_dropped_as_duplicates']}")
         print(f"  min spacing always ordered, 2 presses  {f['pairs_min_spacing_always_ordered_us']} us  (target 50 us; "
               f"fractions {f['pairs_ordered_right_fraction_by_spacing_us']})")
         print(f"  min spacing always ordered, 6 presses  {f['six_at_once_min_spacing_always_ordered_us']} us  "

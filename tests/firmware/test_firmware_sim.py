@@ -147,3 +147,21 @@ def test_box_presses_feed_the_arbiter_ties_and_all(simbox, link):
     arbiter.answer_result(False, 1)
     shown = arbiter.recognise_next(2)
     assert isinstance(shown, TieShown) and set(shown.players) == {0, 2}
+
+
+def test_one_percent_corruption_both_ways_no_false_lost_or_doubled_press(simbox, link):
+    simbox.corrupt(0.01, seed=11)
+    rounds, got = 10, []
+    for r in range(rounds):
+        order = random.Random(r).sample(range(6), 6)
+        simbox.sequence([(player, 100 * k, True) for k, player in enumerate(order)], lead_us=5_000)
+        round_presses = [link.presses.get(timeout=3) for _ in range(6)]
+        assert [g.player for g in sorted(round_presses, key=lambda g: g.t_us)] == order
+        got += round_presses
+        release_all(simbox)
+        time.sleep(0.03)
+    time.sleep(0.3)
+    assert link.presses.empty()
+    assert len({g.seq for g in got}) == len(got) == 6 * rounds
+    link.leds(0b1)  # commands get through too (retried when damaged)
+    assert link.connected
