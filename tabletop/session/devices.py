@@ -198,6 +198,11 @@ class OpenCVCamera:
     """A USB camera through OpenCV (``index`` 0 = the first)."""
 
     def __init__(self, index: int = 0, size=(1280, 720)):
+        import glob
+        import os
+        if not glob.glob("/dev/video*"):
+            raise RuntimeError("no /dev/video* device")
+        os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
         import cv2
         self.cap = cv2.VideoCapture(index)
         self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])

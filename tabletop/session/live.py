@@ -89,7 +89,7 @@ def console_command(session: Session, line: str) -> str:
         return f"not JSON: {error}"
     if result is None:
         return "nothing to do"
-    return ("" if result.status == "accepted" else "refused: ") + result.message
+    return ""            # the session's subscriber prints every outcome and refusal
 
 
 def run_table(session: Session, config: dict, *, host: str, port: int, voice: bool, terminal: bool,
