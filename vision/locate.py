@@ -125,9 +125,9 @@ def locate(frame: np.ndarray, rows: int, cols: int, *, cell: int = 36,
         src = np.vstack([found[i] for i in sorted(found)])
         dst = np.vstack([to_canon(expected[i]) for i in sorted(found)])
         h, _ = cv2.findHomography(src, dst, 0)
-        if h is None:
+        if h is None or _reprojection(h, src, dst) > 0.15 * cell:
             raise BoardNotFound(f"{len(found)} of {len(expected)} markers visible but they do not fit the board")
-        return _checked(Located(h, "markers", tuple(sorted(found)), cell, rows, cols), frame, gray)
+        return _checked(Located(h, "markers", tuple(sorted(found)), cell, rows, cols), frame, gray, lines=False)
     if found:
         raise BoardNotFound(f"{len(found)} of {len(expected)} markers visible")
     target = to_canon(Layout(rows, cols).grid_corners()).astype(np.float32)
@@ -140,8 +140,15 @@ def locate(frame: np.ndarray, rows: int, cols: int, *, cell: int = 36,
     raise BoardNotFound("no markers and no grid outline visible")
 
 
-def _checked(loc: Located, frame: np.ndarray, gray: np.ndarray) -> Located:
-    """Refuse a homography that is degenerate or puts the grid where no grid lines are."""
+def _reprojection(h: np.ndarray, src: np.ndarray, dst: np.ndarray) -> float:
+    mapped = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2)
+    return float(np.sqrt(((mapped - dst) ** 2).sum(1).max()))
+
+
+def _checked(loc: Located, frame: np.ndarray, gray: np.ndarray, lines: bool = True) -> Located:
+    """Refuse a homography that is degenerate or (``lines``) puts the grid where no grid lines are.
+
+    Markers that agree with each other need no grid-line check (glare may wash the lines out)."""
     inv = np.linalg.inv(loc.homography)
     grid = (Layout(loc.rows, loc.cols).grid_corners() + MARGIN) * loc.cell
     pts = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), inv).reshape(-1, 2)
@@ -149,7 +156,7 @@ def _checked(loc: Located, frame: np.ndarray, gray: np.ndarray) -> Located:
     area = cv2.contourArea(pts.astype(np.float32))
     if not np.isfinite(pts).all() or area < 0.01 * gray.size or not cv2.isContourConvex(pts.astype(np.float32)):
         raise BoardNotFound("the markers found do not frame a plausible board")
-    if grid_line_score(_Sampler(gray, inv), loc.rows, loc.cols, loc.cell) < 0.02:
+    if lines and grid_line_score(_Sampler(gray, inv), loc.rows, loc.cols, loc.cell) < 0.02:
         raise BoardNotFound(f"found by {loc.method} but the grid lines do not line up")
     return loc
 
