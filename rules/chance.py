@@ -45,6 +45,8 @@ STANDARD_CARDS: tuple[ChanceCard, ...] = (
 class ChanceDeck:
     """The face-down Chance cards, drawn from the top."""
 
+    _mutable_state = True  # copied by Game._snapshot for roll-back
+
     def __init__(self, cards: tuple[ChanceCard, ...]):
         self._cards = list(cards)
 

@@ -44,6 +44,7 @@ class CrosswordGame(Game):
         self.grid = Grid(board.rows, board.cols)
         self.chance_deck = ChanceDeck.standard(setup.seed) if self.policy.chance_cards else None
         self.used_words: set[str] = set()
+        self.playable_squares = sum(1 for s in board.squares() if board.is_playable(s))
 
     # -- writing --------------------------------------------------------------------------------
     def analyse_write(self, event: Event) -> Placement:
@@ -109,7 +110,8 @@ class CrosswordGame(Game):
         self.used_words.discard(turn.text)
 
     def board_full(self) -> bool:
-        return all(s in self.grid or not self.board.is_playable(s) for s in self.board.squares())
+        """No playable square is left (letters only ever stand on playable squares)."""
+        return len(self.grid) >= self.playable_squares
 
     def write_outcome(self, turn: Turn, prefix: str = "") -> Outcome:
         return Outcome(f"{prefix}{turn.explain()}.", turn)

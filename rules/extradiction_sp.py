@@ -59,6 +59,8 @@ CHALLENGE_REASONS = ("late", "misspelt", "not_a_word")
 class ClassicTurn:
     """Where the current question stands."""
 
+    _mutable_state = True  # copied by Game._snapshot for roll-back
+
     asker: str
     phase: str = "due"                 # due, reading, answering, writing, written
     answer: str | None = None          # the card's answer, when recorded

@@ -116,6 +116,18 @@ class Outcome:
         return data
 
 
+def _copy_state(value: Any) -> Any:
+    if isinstance(value, (list, set, dict)):
+        return copy.copy(value)
+    if getattr(value, "_mutable_state", False):
+        clone = copy.copy(value)
+        for key, inner in vars(clone).items():
+            if isinstance(inner, (list, set, dict)):
+                setattr(clone, key, copy.copy(inner))
+        return clone
+    return value
+
+
 class Game:
     """Base of every game: the event loop, totals and the record of applied events."""
 
@@ -157,10 +169,14 @@ class Game:
         return outcome
 
     def _snapshot(self) -> dict:
-        """A deep copy of the mutable state, taken in one pass so shared objects stay shared."""
-        shared = (self.board, self.lexicon, self.setup, self.events)
-        memo = {id(obj): obj for obj in shared}
-        return copy.deepcopy(self.__dict__, memo)
+        """What :meth:`apply` restores after a rejection: every attribute, its containers copied.
+
+        Cheap by design (a move must validate in well under a millisecond): lists, sets and dicts
+        are copied one level deep, and so are objects that declare ``_mutable_state``; values that
+        never change (the grid, scored words, the board) are shared. Turns are shared too: the
+        only change to a recorded turn (its removal) is the last step of an event.
+        """
+        return {k: _copy_state(v) for k, v in self.__dict__.items() if k != "events"}
 
     def _is_host(self, event: Event) -> bool:
         return event.type in ("remove", "end", "time") and event.player in (None, "host")

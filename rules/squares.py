@@ -24,6 +24,8 @@ def column_label(col: int) -> str:
     >>> column_label(27)
     'AB'
     """
+    if col < 0:
+        return f"[{col}]"
     label = ""
     col += 1
     while col:
@@ -40,8 +42,12 @@ class Square(NamedTuple):
 
     @property
     def name(self) -> str:
-        """The square as players read it off the printed margins, e.g. ``'F8'``."""
-        return f"{column_label(self.col)}{self.row + 1}"
+        """The square as players read it off the printed margins, e.g. ``'F8'``.
+
+        A square off the top or left edge has no printed label: ``Square(-1, 2).name == 'C[0]'``.
+        """
+        row = f"{self.row + 1}" if self.row >= 0 else f"[{self.row + 1}]"
+        return f"{column_label(self.col)}{row}"
 
     def step(self, direction: "Direction", n: int = 1) -> "Square":
         """The square ``n`` steps along ``direction``.

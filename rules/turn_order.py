@@ -16,6 +16,8 @@ from rules import errors
 class TurnOrder:
     """Players in seat order; ``turns_taken`` counts finished turns."""
 
+    _mutable_state = True  # copied by Game._snapshot for roll-back
+
     players: tuple[str, ...]
     turns_taken: int = 0
 

@@ -160,3 +160,14 @@ def test_phrase_accepted_word_by_word(board, lexicon):
 
 def test_lower_case_and_apostrophes_are_normalised(board):
     assert analyse(board, EMPTY, "cat", Square(3, 2), A).text == "CAT"
+
+
+@pytest.mark.parametrize("row, col", [(-1, 2), (2, -1), (-5, -9)])
+def test_negative_start_is_off_the_board_not_a_hang(board, row, col):
+    with pytest.raises(errors.OffBoard) as caught:
+        analyse(board, EMPTY, "CAT", Square(row, col), A)
+    assert "starts off the 7x7 board" in str(caught.value)
+
+
+def test_square_names_off_the_edge_are_readable():
+    assert Square(-1, 2).name == "C[0]" and Square(0, -2).name == "[-2]1"

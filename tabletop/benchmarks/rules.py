@@ -1,0 +1,93 @@
+"""Time to validate and score one move on the SP board (budget: 1 ms on one core).
+
+Plays seeded random games of eXtraDICTION SP (Speed) with the built-in English dictionary on
+the built-in 19x19 board, and times every ``Game.apply`` of a write: accepted moves (placement
+analysis, dictionary look-ups, zone scoring, commit) and rejected ones (analysis up to the
+refusal, then the roll-back) separately.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+
+from rules import errors
+from rules.game import GameSetup
+from rules.games import new_game
+from tabletop.lexicons import builtin_lexicon
+from tabletop.resources import load_board
+
+BUDGET_US = 1000.0
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def measure(games: int, attempts: int, seed: int = 1) -> dict:
+    board = load_board("extradiction-sp")
+    lexicon = builtin_lexicon("en")
+    words = sorted(w for w in lexicon.words() if 2 <= len(w) <= 9 and w.isalpha())
+    rng = random.Random(seed)
+    accepted: list[float] = []
+    rejected: list[float] = []
+    for g in range(games):
+        game = new_game(GameSetup("extradiction-sp", ("Ann", "Ben"), variant="speed", seed=g), board, lexicon)
+        for _ in range(attempts):
+            if game.over:
+                break
+            if game.grid and rng.random() < 0.7:
+                # aim at the written area, so moves cross and touch as in real play
+                anchor = rng.choice(list(game.grid))
+                row, col = anchor.row + rng.randint(-3, 1), anchor.col + rng.randint(-3, 1)
+            else:
+                row, col = (board.center if not game.grid else (rng.randrange(19), rng.randrange(19)))
+            event = {"type": "write", "player": game.next_player, "text": rng.choice(words),
+                     "row": row, "col": col, "dir": rng.choice(["across", "down"])}
+            start = time.perf_counter_ns()
+            try:
+                game.apply(event)
+                accepted.append((time.perf_counter_ns() - start) / 1000)
+            except errors.Rejection:
+                rejected.append((time.perf_counter_ns() - start) / 1000)
+    return {"accepted": accepted, "rejected": rejected, "dictionary_words": len(lexicon)}
+
+
+def _summary(samples: list[float]) -> dict:
+    return {
+        "moves": len(samples),
+        "median_us": round(statistics.median(samples), 1),
+        "p95_us": round(_percentile(samples, 0.95), 1),
+        "p99_us": round(_percentile(samples, 0.99), 1),
+        "max_us": round(max(samples), 1),
+    }
+
+
+def run(args) -> int:
+    games, attempts = (5, 200) if getattr(args, "quick", False) else (40, 400)
+    print(f"Timing moves on the eXtraDICTION SP board: {games} seeded games, up to {attempts} tries each ...",
+          flush=True)
+    data = measure(games, attempts)
+    result = {
+        "board": "extradiction-sp (19x19)",
+        "dictionary_words": data["dictionary_words"],
+        "accepted_move": _summary(data["accepted"]),
+        "rejected_move": _summary(data["rejected"]),
+        "budget_us": BUDGET_US,
+    }
+    result["within_budget"] = result["accepted_move"]["p99_us"] <= BUDGET_US and \
+        result["rejected_move"]["p99_us"] <= BUDGET_US
+    if getattr(args, "json", False):
+        print(json.dumps(result))
+        return 0
+    print(f"dictionary: {data['dictionary_words']} words")
+    for label in ("accepted_move", "rejected_move"):
+        s = result[label]
+        print(f"{label.replace('_', ' '):>14}: {s['moves']:6d} moves  median {s['median_us']:7.1f} us  "
+              f"p95 {s['p95_us']:7.1f} us  p99 {s['p99_us']:7.1f} us  max {s['max_us']:7.1f} us")
+    verdict = "within" if result["within_budget"] else "OVER"
+    print(f"budget: {BUDGET_US:.0f} us per move (p99) -> {verdict} budget")
+    return 0
