@@ -57,6 +57,8 @@ class DeviceEmulator:
         self.boot_id = self._rng.randrange(1 << 16) if boot_id is None else boot_id
         self.corrupt_rate = 0.0  # probability that an outgoing byte is flipped or dropped
         self.corrupt_in_rate = 0.0  # the same for bytes coming from the host
+        self.proto = p.PROTOCOL_VERSION  # what HELLO claims (tests set another to check the refusal)
+        self.hung = False  # True: the box neither reads nor writes (a crashed firmware)
         self.leds = 0
         self.timer: tuple[int, int] = (p.TIMER_STOP, 0)
         self.buzzes: list[tuple[int, int]] = []
@@ -207,7 +209,7 @@ class DeviceEmulator:
 
     def _hello_fields(self) -> dict:
         oldest = self._buffer[0][0] if self._buffer else self._next_seq
-        return dict(fw_major=1, fw_minor=0, players=self.players, boot_id=self.boot_id, now_us=self.now_us(), oldest_unacked=oldest)
+        return dict(proto=self.proto, fw_major=1, fw_minor=0, players=self.players, boot_id=self.boot_id, now_us=self.now_us(), oldest_unacked=oldest)
 
     def _run(self) -> None:
         last_beat = time.monotonic()
@@ -223,6 +225,8 @@ class DeviceEmulator:
                     data = self._damage(os.read(master, 4096), self.corrupt_in_rate)
             except OSError:
                 data = b""  # unplugged under our feet
+            if self.hung:
+                continue
             with self._lock:
                 for message in self._decoder.feed(data):
                     self._handle(message)

@@ -9,7 +9,7 @@ import pytest
 
 from firmware_bridge import protocol as p
 from firmware_bridge.emulator import DeviceEmulator
-from firmware_bridge.errors import Disconnected, HandshakeTimeout
+from firmware_bridge.errors import Disconnected, HandshakeTimeout, VersionMismatch
 from firmware_bridge.link import BuzzerLink
 
 pytestmark = [pytest.mark.hardware, pytest.mark.timeout(60)]
@@ -151,3 +151,21 @@ def test_symlink_path_follows_the_current_pty(box):
     box.replug()
     assert os.path.exists(box.path) and os.readlink(box.path).startswith("/dev/pts/")
     assert first.startswith("/dev/pts/")
+
+
+def test_a_box_speaking_another_protocol_version_is_refused():
+    with DeviceEmulator() as box:
+        box.proto = 9
+        box.reset()
+        with pytest.raises(VersionMismatch, match="protocol 9"):
+            BuzzerLink.open(box.path, hello_timeout=0.6)
+
+
+def test_a_silent_box_is_dropped_and_picked_up_again(box, link):
+    box.hung = True
+    assert wait_for(lambda: not link.connected, timeout=3)
+    box.tap(3, 500)  # pressed while the box was stuck: still buffered
+    box.hung = False
+    assert link.wait_connected(3)
+    (press,) = drain(link, 1)
+    assert press.player == 3 and link.stats.reconnects == 1
