@@ -5,7 +5,7 @@ any pen trajectory (ours, or recorded real strokes) into marker-like ink.
 
 >>> rng = np.random.default_rng(0)
 >>> ink = render_letter("A", 40, rng)
->>> ink.shape, ink.dtype, 0.02 < ink.mean() < 0.5
+>>> ink.shape, ink.dtype, bool(0.02 < ink.mean() < 0.5)
 ((40, 40), dtype('float32'), True)
 """
 

@@ -13,7 +13,7 @@ reading as an out-of-dictionary option). Low confidence means "ask the host to c
 ('CAR', 'CAR', True)
 >>> v = verify(np.log(probs), "CAT", index)
 >>> v.matches, round(v.confidence, 2)
-(True, 0.44)
+(False, 0.44)
 """
 
 from __future__ import annotations
