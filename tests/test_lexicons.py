@@ -1,0 +1,54 @@
+"""The dictionaries: English and Ukrainian from Debian's data, and house word lists."""
+
+import pytest
+
+from tabletop.errors import UserError
+from tabletop.lexicons import builtin_lexicon, load_wordlist
+
+
+@pytest.fixture(scope="module")
+def english():
+    return builtin_lexicon("en")
+
+
+@pytest.mark.parametrize("word", ["APPLES", "MA", "AT", "THERMOSTAT", "PENETRATE", "INVISIBLE", "market",
+                                  "RATS", "WRITTEN", "ice cream"])
+def test_english_words_and_inflections_pass(english, word):
+    assert word in english or english.accepts_entry(word)
+
+
+@pytest.mark.parametrize("word", ["APPLEZ", "XQWV", "THERMOSTATIC APPLEZ", "OKSANA"])
+def test_invented_words_and_proper_names_fail(english, word):
+    assert not english.accepts_entry(word)
+
+
+def test_ukrainian_inflected_forms_pass():
+    ukrainian = builtin_lexicon("uk")
+    for word in ("ЯБЛУКО", "ЯБЛУКА", "ринок", "М\u2019ЯТА", "м'ята"):
+        assert word in ukrainian, word
+    assert "ЯБЛУКОЗ" not in ukrainian
+
+
+def test_unknown_language_is_a_readable_error():
+    with pytest.raises(UserError) as caught:
+        builtin_lexicon("xx")
+    assert "no built-in dictionary for language 'xx'" in str(caught.value)
+
+
+def test_house_word_list(tmp_path):
+    path = tmp_path / "house.txt"
+    path.write_text("\ufeff# tournament words\nqi\n\nZA\n  xu  \n", encoding="utf-8")
+    house = load_wordlist(path)
+    assert {"QI", "ZA", "XU"} == set(house.words())
+    assert "APPLE" not in house
+
+
+@pytest.mark.parametrize("content, message", [(None, "word list not found"), (b"\xff\xfe\x00bad", "not UTF-8"),
+                                              (b"# only a comment\n", "has no words")])
+def test_bad_house_word_lists(tmp_path, content, message):
+    path = tmp_path / "house.txt"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(UserError) as caught:
+        load_wordlist(path)
+    assert message in str(caught.value)
