@@ -129,6 +129,7 @@ class Session:
         self.host_windows: dict[str, HostWindow] = {}
         self.last_result: Result | None = None
         self.paused = False
+        self.devices: dict[str, str] = {}        # device name -> status, shown on the scoreboard
 
     # -- creating and resuming ------------------------------------------------------------------
     @classmethod
@@ -392,6 +393,12 @@ class Session:
                             "counts": {s: len(v) for s, v in window.entries.items()}})
             return out
 
+    def set_device(self, name: str, status: str) -> None:
+        """A device reports its status (camera: 'hand over the board', buzzer box: 'connected'...)."""
+        if self.devices.get(name) != status:
+            self.devices[name] = status
+            self._publish({"kind": "device", "device": name, "status": status})
+
     # -- views ----------------------------------------------------------------------------------
     def subscribe(self, callback: Callable[[dict], None]) -> Callable[[], None]:
         self._subscribers.append(callback)
@@ -423,7 +430,7 @@ class Session:
                 if last else None,
                 "turns": [t.to_json() for t in game.turns],
                 "log": list(self.log[-12:]), "windows": [w.to_json() for w in self.windows()],
-                "events": len(game.events),
+                "events": len(game.events), "devices": dict(self.devices),
             }
             view.update(self.table.summary(game))
             return view

@@ -54,6 +54,53 @@ class _Dispatcher:
         self.jobs.put(None)
 
 
+class PressOrderer:
+    """Presses reach the session in the order they were *made*, not the order they arrived.
+
+    Device threads deliver presses as they come (GPIO callbacks on several threads, a USB box
+    replaying buffered presses); each press waits ``hold`` seconds so that any press stamped
+    earlier which is still on its way can overtake it, then the batch goes to the session sorted
+    by device stamp (equal stamps, a real tie: seat order).
+    """
+
+    def __init__(self, session: Session, source: str, hold: float = 0.02):
+        self.session, self.source, self.hold = session, source, hold
+        self.dispatch = _Dispatcher(f"{source}-presses")
+        self._lock = threading.Lock()
+        self._batch: list[tuple[int, int, str]] = []
+        self._timer: threading.Timer | None = None
+        self.received = 0
+
+    def add(self, player: str, t_us: int, seat: int) -> None:
+        with self._lock:
+            self.received += 1
+            self._batch.append((t_us, seat, player))
+            if self._timer is None:
+                self._timer = threading.Timer(self.hold, self._flush)
+                self._timer.daemon = True
+                self._timer.start()
+
+    def _flush(self) -> None:
+        with self._lock:
+            batch, self._batch, self._timer = sorted(self._batch), [], None
+        for _t, _seat, player in batch:
+            self.dispatch.put(lambda player=player: self.session.buzz(player, source=self.source))
+
+    def drain(self, timeout: float = 5.0) -> None:
+        deadline = time.monotonic() + timeout
+        while (self._batch or self._timer is not None) and time.monotonic() < deadline:
+            time.sleep(0.002)
+        self.dispatch.drain(max(0.0, deadline - time.monotonic()))
+
+    def close(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+        self._flush()
+        self.dispatch.drain(1.0)
+        self.dispatch.close()
+
+
 class SerialBuzzers:
     """The USB buzzer box: presses become buzz-ins; LEDs, timer and buzzer follow the game."""
 
@@ -61,22 +108,21 @@ class SerialBuzzers:
         from firmware_bridge.link import BuzzerLink
         self.session = session
         self.players = list(session.setup.players)
-        self.dispatch = _Dispatcher("buzzer-dispatch")
+        self.dispatch = PressOrderer(session, "buzzer-box")
         self.presses = 0
         self.link = BuzzerLink.open(url, on_press=self._on_press, hello_timeout=hello_timeout)
+        session.set_device("buzzers", f"buzzer box on {url}")
 
     def _on_press(self, press) -> None:
         if 0 <= press.player < len(self.players):
             self.presses += 1
-            player = self.players[press.player]
-            self.dispatch.put(lambda: self.session.buzz(player, source="buzzer-box"))
+            self.dispatch.add(self.players[press.player], press.t_us, press.player)
 
     def leds(self, players: set[str]) -> None:
         mask = sum(1 << i for i, p in enumerate(self.players) if p in players)
         self.link.leds(mask)
 
     def close(self) -> None:
-        self.dispatch.drain(1.0)
         self.dispatch.close()
         self.link.close()
 
@@ -88,8 +134,10 @@ class GpioPanel:
         from hardware.buzzpanel import BuzzPanel
         self.session = session
         self.players = list(session.setup.players)
-        self.dispatch = _Dispatcher("gpio-dispatch")
+        self.dispatch = _Dispatcher("gpio-host")
+        self.presses = PressOrderer(session, "gpio")
         self.panel = BuzzPanel(pins, pin_factory=pin_factory, on_press=self._on_press, on_host=self._on_host)
+        session.set_device("buzzers", "GPIO buttons" + (" (mock pins)" if self.panel.mock else ""))
 
     @property
     def mock(self) -> bool:
@@ -97,8 +145,7 @@ class GpioPanel:
 
     def _on_press(self, press) -> None:
         if 0 <= press.player < len(self.players):
-            player = self.players[press.player]
-            self.dispatch.put(lambda: self.session.buzz(player, source="gpio"))
+            self.presses.add(self.players[press.player], press.t_us, press.player)
 
     def _on_host(self, action) -> None:
         self.dispatch.put(lambda: host_button(self.session, action.name))
@@ -107,6 +154,7 @@ class GpioPanel:
         self.panel.light_only([i for i, p in enumerate(self.players) if p in players])
 
     def close(self) -> None:
+        self.presses.close()
         self.dispatch.close()
         self.panel.close()
 
@@ -261,13 +309,16 @@ class CameraInput:
         self.reader = reader or BoardReader(session.board, lexicon=session.lexicon)
         self.tracker = Tracker(self.reader, baseline=session.game.state().get("grid"))
         self.detections = 0
+        self.failure: str | None = None
         self._stop = threading.Event()
         self.thread: threading.Thread | None = None
 
     def feed(self, frame, t: float) -> list:
         """One frame at table time ``t``; returns the session results of the writes it completed."""
         results = []
-        for detection in self.tracker.feed(frame, t):
+        detections = self.tracker.feed(frame, t)
+        self.session.set_device("camera", self.tracker.status)
+        for detection in detections:
             self.detections += 1
             event = detection.to_event()
             event["t"] = t
@@ -279,9 +330,15 @@ class CameraInput:
     def run_in_background(self, fps: float = 8.0) -> None:
         def loop():
             while not self._stop.is_set():
-                frame = self.camera.read()
-                if frame is not None:
-                    self.feed(frame, self.session.clock.now())
+                try:
+                    frame = self.camera.read()
+                    if frame is not None:
+                        self.feed(frame, self.session.clock.now())
+                    self.failure = None
+                except Exception as error:        # keep watching: the next frame may read
+                    if self.failure is None:
+                        print(f"tabletop: camera: {error!r}")
+                    self.failure = repr(error)
                 self._stop.wait(1.0 / fps)
         self.thread = threading.Thread(target=loop, name="camera", daemon=True)
         self.thread.start()

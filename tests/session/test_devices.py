@@ -111,3 +111,13 @@ def test_synthetic_camera_writes_are_read_and_credited_to_the_writer(session):
         results += feed.feed(camera.read(), 1.0 + 0.3 * k)
     assert [r.event["player"] for r in results] == ["Ben"] and results[0].accepted
     assert results[0].event["text"] == "MARKET" and session.game.totals["Ben"] == 21
+
+
+def test_presses_reach_the_session_in_the_order_they_were_made(session):
+    from tabletop.session.devices import PressOrderer
+    orderer = PressOrderer(session, "gpio", hold=0.05)
+    orderer.add("Cai", 2_000_500, 2)      # arrives first but was made later
+    orderer.add("Ben", 2_000_100, 1)
+    orderer.drain()
+    assert session.game.turn.hands == ["Ben", "Cai"]
+    orderer.close()
