@@ -336,8 +336,8 @@ static void setup(void) {
     sei();
 }
 
-static void every_ms(uint32_t now_ms) {
-    static uint32_t last_beat;
+/* Once per elapsed millisecond (caught up if the main loop was busy sending). */
+static void tick_ms(void) {
     uint8_t pins = PIND;
     for (uint8_t p = 0; p < NPLAYERS; p++) {
         uint8_t bit = 4u << p;
@@ -347,6 +347,11 @@ static void every_ms(uint32_t now_ms) {
     }
     sand_tick();
     if (buzz_left_ms && --buzz_left_ms == 0) tone(0, 0);
+}
+
+static void housekeeping(uint32_t now_ms) {
+    static uint32_t last_beat;
+    uint8_t pins = PIND;
     if (p_tail == p_head) progress_ms = now_ms;
     else if (now_ms - progress_ms >= RETRY_MS) {
         p_sent = p_tail; /* no acknowledgement progress for 50 ms: send them all again */
@@ -375,7 +380,13 @@ int main(void) {
             rx_byte(c);
         }
         take_presses();
-        if (ms_flag) { ms_flag = 0; every_ms(millis()); }
+        if (ms_flag) {
+            static uint32_t done_ms;
+            ms_flag = 0;
+            uint32_t now = millis();
+            while (done_ms != now) { done_ms++; tick_ms(); }
+            housekeeping(now);
+        }
         while (p_sent != p_head) {
             struct press pr = pbuf[p_sent & (PBUF - 1)];
             uint8_t b[7];

@@ -126,8 +126,11 @@ def test_commands_light_leds_and_run_the_sand_timer(simbox, link):
     assert simbox.ports()["B"] & 0b10111 == 0b10111  # four timer LEDs lit
     time.sleep(1.0)
     assert simbox.ports()["B"] & 0b10111 == 0  # drained
-    lit = [(pin, level) for pin, level, _ in simbox.pins if pin.startswith("B")]
-    assert ("B4", 0) in lit and ("B0", 0) in lit  # went out one by one
+    changes = {(pin, level): t for pin, level, t in simbox.pins if pin.startswith("B")}
+    started = changes[("B4", 1)]
+    # out one by one, a quarter of the sand each, to the millisecond of simulated time
+    for pin, quarter in (("B4", 1), ("B2", 2), ("B1", 3), ("B0", 4)):
+        assert abs(changes[(pin, 0)] - started - 200_000 * quarter) < 2_000
     link.buzz(2000, 50)
     with pytest.raises(Exception, match="rejected"):
         link.command(p.Timer(op=9))
