@@ -82,7 +82,7 @@ def scoreboard_table(view: dict):
     """A rich Table of the scores, whose turn it is and the timers."""
     from rich.table import Table
     title = f"{view['game']}{' (' + str(view['variant']) + ')' if view.get('variant') else ''}"
-    table = Table(title=title, caption=_caption(view))
+    table = Table(title=title, caption=_caption(view), min_width=44)
     table.add_column("Player")
     table.add_column("Score", justify="right")
     for player in view["players"]:

@@ -24,7 +24,7 @@ def run(args) -> int:
             record = str(path.with_name(f"{path.stem}-{game}{path.suffix or '.json'}"))
         reports.append(play_demo(game, seed=args.seed, record=record, journal_path=args.journal,
                                  serve=not args.no_serve, port=args.port, pace=args.pace,
-                                 camera=not args.no_camera, voice=args.voice))
+                                 camera=not args.no_camera, voice=args.voice, terminal=args.terminal))
         print()
     for r in reports:
         same = "same totals on replay" if r.replay_totals == r.totals else f"REPLAY DIFFERS: {r.replay_totals}"
@@ -44,6 +44,7 @@ def _arguments(parser) -> None:
     parser.add_argument("--pace", type=float, default=0.02,
                         help="real seconds per table second (default 0.02; 1 = real time)")
     parser.add_argument("--voice", action="store_true", help="speak with espeak-ng")
+    parser.add_argument("--terminal", action="store_true", help="print a rich scoreboard after every turn")
 
 
 run.arguments = _arguments

@@ -51,7 +51,8 @@ class DemoReport:
 
 def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal_path: str | None = None,
               serve: bool = True, port: int = 0, pace: float = 0.0, camera: bool = True, buzzer_box: bool = True,
-              voice: bool = False, out=sys.stdout, variant: str | None = None) -> DemoReport:
+              voice: bool = False, out=sys.stdout, variant: str | None = None,
+              terminal: bool = False) -> DemoReport:
     from tabletop.announce import Announcer
     from tabletop.decks import builtin_deck
     from tabletop.lexicons import builtin_lexicon
@@ -93,6 +94,9 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
 
     session.subscribe(show)
     announcer = Announcer(session, voice=voice, language="en")
+    if terminal:
+        from tabletop.announce import TerminalScoreboard
+        TerminalScoreboard(session)
 
     # -- devices --------------------------------------------------------------------------------
     report = DemoReport(game_id, session.game_id, {}, None, 0, 0, 0, 0, journal=journal_path)

@@ -13,6 +13,7 @@ Tokens travel in the ``X-Tabletop-Token`` header (or a ``token`` query parameter
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import pathlib
 import socket
@@ -56,13 +57,13 @@ def make_app(session: Session) -> Starlette:
     def seat_of(request: Request) -> str | None:
         token = _token(request)
         for seat, seat_token in session.tokens.get("seats", {}).items():
-            if token and token == seat_token:
+            if token and hmac.compare_digest(token.encode(), seat_token.encode()):
                 return seat
         return None
 
     def is_host(request: Request) -> bool:
         token = _token(request)
-        return bool(token) and token == session.tokens.get("host")
+        return bool(token) and hmac.compare_digest(token.encode(), session.tokens.get("host", "").encode())
 
     async def page(request: Request):
         name = {"/": "scoreboard.html", "/host": "host.html", "/seat": "player.html"}[request.url.path]

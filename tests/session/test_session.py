@@ -196,3 +196,17 @@ def test_level1_speech_spells_the_word():
     game = new_game(GameSetup("extradiction", ("Ann",), variant="level1"), load_board("extradiction"), Lexicon(WORDS))
     lines = table_for("extradiction").speech(game, {"type": "clue", "player": "Ann", "answer": "cat"}, "")
     assert lines == ["The picture shows cat.", "cat is spelt C, A, T."]
+
+
+def test_announcer_says_the_clue_the_score_and_refusals_with_the_voice_off(tmp_path):
+    from tabletop.announce import Announcer, scoreboard_table
+    session = new_session(tmp_path)
+    announcer = Announcer(session, voice=False)
+    for event in SP_TURN:
+        session.submit(event)
+    session.submit({"type": "challenge", "player": "Cai", "t": 16.0})
+    spoken = announcer.spoken
+    assert spoken[0] == "Ann asks: 6-letter word beginning with 'm': stalls"
+    assert "Ben: MARKET: 7 x 3 zones = 21 -> 21." in spoken and "Scores: Ann 0, Ben 21, Cai 0." in spoken
+    assert "challenge fails" in spoken[-1]
+    assert scoreboard_table(session.view()).row_count == 3
