@@ -4,7 +4,8 @@
 as ``/dev/ttyUSB0``, a pty path, ``loop://``...), then waits for the box's HELLO instead of
 sleeping through the reset an Arduino does when its port opens. A reader thread decodes frames,
 acknowledges presses by sequence number and hands each press on exactly once, as a
-:class:`ButtonPress` (to ``on_press`` or to the ``presses`` queue). When the port vanishes
+:class:`ButtonPress` (to ``on_press``, called on the link's reader thread, or to the
+``presses`` queue). When the port vanishes
 (unplugged) or goes silent, the link reopens the same URL, sends SYNC and the box replays the
 presses it buffered meanwhile; presses already delivered are recognised by sequence number
 and dropped.
@@ -224,6 +225,9 @@ class BuzzerLink:
                 self._serve()
             except (serial.SerialException, OSError) as exc:
                 self._note(f"link lost: {exc}")
+            except Exception as exc:  # a bug must not leave the table without buttons: log, reopen
+                log.exception("buzzer link reader failed")
+                self._note(f"link reader failed: {exc!r}; reopening")
             self._went_down()
 
     def _connect(self) -> bool:
