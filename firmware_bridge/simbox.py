@@ -33,14 +33,18 @@ class SimBox:
     """The simavr harness running the firmware; use ``with`` or :meth:`start` / :meth:`close`."""
 
     @staticmethod
-    def build(build_dir: str | os.PathLike) -> tuple[Path, Path]:
-        """Build firmware and harness into ``build_dir``; return ``(elf, harness)`` paths."""
+    def build(build_dir: str | os.PathLike, **make_vars) -> tuple[Path, Path]:
+        """Build firmware and harness into ``build_dir``; return ``(elf, harness)`` paths.
+
+        ``make_vars`` become ``make`` variables, e.g. ``CLOCK_START_US=4293467296``.
+        """
         missing = [tool for tool in ("make", "avr-gcc", "gcc", "pkg-config") if shutil.which(tool) is None]
         if missing:
             raise SimError(f"cannot build the firmware: {', '.join(missing)} not installed (see scripts/apt-packages.txt)")
         build_dir = Path(build_dir).resolve()
         result = subprocess.run(
-            ["make", "-C", str(FIRMWARE_DIR), f"BUILD={build_dir}"], capture_output=True, text=True, timeout=120
+            ["make", "-C", str(FIRMWARE_DIR), f"BUILD={build_dir}", *(f"{k}={v}" for k, v in make_vars.items())],
+            capture_output=True, text=True, timeout=120,
         )
         if result.returncode != 0:
             raise SimError(f"firmware build failed:\n{result.stdout}\n{result.stderr}")

@@ -168,3 +168,20 @@ def test_one_percent_corruption_both_ways_no_false_lost_or_doubled_press(simbox,
     assert len({g.seq for g in got}) == len(got) == 6 * rounds
     link.leds(0b1)  # commands get through too (retried when damaged)
     assert link.connected
+
+
+def test_device_clock_wrap_around_keeps_order_and_spacing(tmp_path):
+    from firmware_bridge.link import BuzzerLink
+    from firmware_bridge.simbox import SimBox
+
+    start = 2**32 - 1_500_000  # the box's 32-bit microsecond clock wraps 1.5 s after boot
+    elf, harness = SimBox.build(tmp_path, CLOCK_START_US=start)
+    with SimBox(elf, harness) as box, BuzzerLink.open(box.path, hello_timeout=5) as link:
+        assert link.hello.now_us >= start
+        lead = max(0, 1_000_000 - box.now_us())
+        box.sequence([(0, 0, True), (1, 1_000_000, True)], lead_us=lead)  # one before, one after
+        a = link.presses.get(timeout=4)
+        b = link.presses.get(timeout=4)
+        assert (a.player, b.player) == (0, 1)
+        assert b.t_us - a.t_us == 1_000_000
+        assert a.t_us < 2**32 <= b.t_us  # unwrapped: past 2**32, not back to 0
