@@ -160,8 +160,13 @@ def make_app(session: Session) -> Starlette:
                     kind = await asyncio.wait_for(queue.get(), timeout=2.0)
                 except asyncio.TimeoutError:
                     kind = json.dumps({"type": "heartbeat"})
+                if kind is None:                  # the server is stopping
+                    await websocket.close()
+                    return
                 while not queue.empty():       # coalesce a burst of changes into one view
-                    queue.get_nowait()
+                    if queue.get_nowait() is None:
+                        await websocket.close()
+                        return
                 view = await run_in_threadpool(session.view)
                 await websocket.send_text(json.dumps({"type": json.loads(kind)["type"], "view": view}))
         except (WebSocketDisconnect, RuntimeError):
@@ -177,7 +182,17 @@ def make_app(session: Session) -> Starlette:
         WebSocketRoute("/ws", ws),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes)
+    app = Starlette(routes=routes)
+
+    def close_clients() -> None:
+        for loop, queue in list(clients):
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, None)
+            except RuntimeError:
+                pass
+
+    app.state.close_clients = close_clients
+    return app
 
 
 class WebServer:
@@ -190,7 +205,9 @@ class WebServer:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((host, port))
         self.host, self.port = host, self.sock.getsockname()[1]
-        config = uvicorn.Config(make_app(session), log_level="warning", lifespan="off", ws="websockets-sansio")
+        self.app = make_app(session)
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="off", ws="websockets-sansio",
+                                timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        name="tabletop-web", daemon=True)
@@ -213,6 +230,7 @@ class WebServer:
         return self
 
     def stop(self) -> None:
+        self.app.state.close_clients()
         self.server.should_exit = True
         self.thread.join(timeout=5)
         self.sock.close()
