@@ -130,6 +130,7 @@ class Session:
         self.last_result: Result | None = None
         self.paused = False
         self.devices: dict[str, str] = {}        # device name -> status, shown on the scoreboard
+        self.pending_reads: list[dict] = []      # camera reads waiting for the host's confirmation
 
     # -- creating and resuming ------------------------------------------------------------------
     @classmethod
@@ -333,6 +334,35 @@ class Session:
                 return None
             return self.submit({**detection, "type": "write", "player": writer}, source=source)
 
+    def camera_read(self, detection: dict, needs_confirmation: bool, source: str = "camera") -> Result | None:
+        """A camera read: sure reads become writes at once; unsure ones wait for the host."""
+        if not needs_confirmation:
+            return self.camera_write(detection, source=source)
+        with self._lock:
+            writer = self.table.writer(self.game)
+            if writer is None:
+                return None
+            self.pending_reads.append({**detection, "type": "write", "player": writer})
+            self._publish({"kind": "camera", "pending": len(self.pending_reads)})
+            return None
+
+    def confirm_read(self, index: int = 0, source: str = "host") -> Result:
+        """The host confirms an unsure camera read: it becomes the write event."""
+        with self._lock:
+            if not 0 <= index < len(self.pending_reads):
+                raise EntryRefused("No camera read is waiting for confirmation.")
+            event = self.pending_reads.pop(index)
+            event.pop("t", None)
+            return self.submit(event, source=f"camera+{source}")
+
+    def discard_read(self, index: int = 0) -> dict:
+        with self._lock:
+            if not 0 <= index < len(self.pending_reads):
+                raise EntryRefused("No camera read is waiting for confirmation.")
+            event = self.pending_reads.pop(index)
+            self._publish({"kind": "camera", "pending": len(self.pending_reads)})
+            return event
+
     # -- player pages ---------------------------------------------------------------------------
     def windows(self) -> list[Window]:
         with self._lock:
@@ -446,6 +476,7 @@ class Session:
             view["actions"] = [a.to_json() for a in self.table.host_actions(self.game, clue)]
             view["entries"] = self.entries_for(None)
             view["can_undo"] = bool(self.applied)
+            view["pending_reads"] = [dict(r) for r in self.pending_reads]
             return view
 
     def board_json(self) -> dict:

@@ -42,6 +42,7 @@ class DemoReport:
     camera_writes: int = 0
     host_writes: int = 0
     camera_failures: int = 0
+    confirmed_reads: int = 0
     presses: int = 0
     sand_timer_starts: int = 0
     journal: str = ""
@@ -155,6 +156,19 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
             if done and done[-1].accepted:
                 report.camera_writes += 1
                 return
+            while session.pending_reads:            # unsure reads wait for the host
+                read = session.pending_reads[0]
+                if read["text"] == planned["text"] and (read["row"], read["col"], read["dir"]) == (
+                        planned["row"], planned["col"], planned["dir"]):
+                    say(f"           the camera is unsure of {read['text']} "
+                        f"(confidence {read.get('confidence')}); the host confirms it")
+                    if session.confirm_read(0).accepted:
+                        report.camera_writes += 1
+                        report.confirmed_reads += 1
+                        return
+                else:
+                    say(f"           the camera is unsure and reads {read['text']}; the host discards it")
+                    session.discard_read(0)
             if failure:
                 report.camera_failures += 1
                 say(f"           the camera pipeline failed ({failure[:120]}); the host types the word in")

@@ -322,7 +322,7 @@ class CameraInput:
             self.detections += 1
             event = detection.to_event()
             event["t"] = t
-            result = self.session.camera_write(event)
+            result = self.session.camera_read(event, bool(getattr(detection, "needs_confirmation", False)))
             if result is not None:
                 results.append(result)
         return results

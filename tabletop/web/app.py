@@ -107,6 +107,12 @@ def make_app(session: Session) -> Starlette:
             if action == "resume":
                 await run_in_threadpool(session.unpause, "host")
                 return JSONResponse({"status": "accepted", "message": "Playing again."})
+            if action == "confirm":
+                result = await run_in_threadpool(session.confirm_read, int(body.get("index", 0)), "host")
+                return JSONResponse(result.to_json())
+            if action == "discard":
+                event = await run_in_threadpool(session.discard_read, int(body.get("index", 0)))
+                return JSONResponse({"status": "accepted", "message": f"Camera read {event.get('text')} discarded."})
             if action == "window":
                 seconds = float(body.get("seconds", 60))
                 window = await run_in_threadpool(session.open_window, body.get("seats"), seconds,

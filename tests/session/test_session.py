@@ -210,3 +210,17 @@ def test_announcer_says_the_clue_the_score_and_refusals_with_the_voice_off(tmp_p
     assert "Ben: MARKET: 7 x 3 zones = 21 -> 21." in spoken and "Scores: Ann 0, Ben 21, Cai 0." in spoken
     assert "challenge fails" in spoken[-1]
     assert scoreboard_table(session.view()).row_count == 3
+
+
+def test_unsure_camera_reads_wait_for_the_host(tmp_path):
+    session = new_session(tmp_path)
+    for event in SP_TURN[:-1]:
+        session.submit(event)
+    read = {"type": "write", "text": "MARKET", "row": 9, "col": 6, "dir": "across", "confidence": 0.6, "t": 14.0}
+    assert session.camera_read(read, needs_confirmation=True) is None
+    assert session.host_view()["pending_reads"][0]["player"] == "Ben"
+    assert len(session.game.events) == 5                       # nothing reached the rules yet
+    result = session.confirm_read(0)
+    assert result.accepted and result.source == "camera+host" and session.game.totals["Ben"] == 21
+    with pytest.raises(EntryRefused):
+        session.confirm_read(0)
