@@ -21,6 +21,7 @@ import pathlib
 
 from rules.lexicon import Lexicon
 from tabletop.errors import UserError
+from tabletop.files import read_user_text
 
 DICT_DIR = pathlib.Path(os.environ.get("TABLETOP_DICT_DIR", "/usr/share/dict"))
 WORDNET_DIR = pathlib.Path(os.environ.get("TABLETOP_WORDNET_DIR", "/usr/share/wordnet"))
@@ -84,12 +85,7 @@ def builtin_lexicon(language: str = "en") -> Lexicon:
 def load_wordlist(path: str | os.PathLike) -> Lexicon:
     """A house-rules word list: one word (or phrase) a line, ``#`` comments and blank lines skipped."""
     path = pathlib.Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise UserError(f"word list not found: {path}") from None
-    except UnicodeDecodeError as error:
-        raise UserError(f"word list {path} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+    text = read_user_text(path, "word list")
     words = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     if not words:
         raise UserError(f"word list {path} has no words")

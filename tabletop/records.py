@@ -17,6 +17,7 @@ from rules.errors import RecordFormatError
 from rules.lexicon import Lexicon
 from rules.record import Record
 from tabletop.errors import UserError
+from tabletop.files import read_user_text
 from tabletop.lexicons import builtin_lexicon, load_wordlist
 from tabletop.resources import load_board
 
@@ -34,14 +35,7 @@ class LoadedRecord:
 def read_record(path: str | os.PathLike) -> Record:
     """Parse a record file; a missing file, bad JSON or a bad field is a :class:`UserError`."""
     path = pathlib.Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise UserError(f"no such record file: {path}") from None
-    except IsADirectoryError:
-        raise UserError(f"{path} is a folder, not a record file") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{path} is not UTF-8 text") from None
+    text = read_user_text(path, "record file")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

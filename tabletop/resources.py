@@ -12,6 +12,7 @@ import pathlib
 from rules.board import Board, parse_board
 from rules.errors import BoardFormatError
 from tabletop.errors import UserError
+from tabletop.files import read_user_text
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
 BOARDS = DATA / "boards"
@@ -35,9 +36,8 @@ def load_board(name_or_path: str | os.PathLike, relative_to: str | os.PathLike |
             raise UserError(
                 f"no board {text_name!r}: not a built-in board ({', '.join(builtin_boards())}) nor a file ({path})"
             )
+    text = read_user_text(path, "board file")
     try:
-        return parse_board(path.read_text(encoding="utf-8"), source=str(path if path.parent != BOARDS else path.name))
-    except UnicodeDecodeError:
-        raise UserError(f"board file {path} is not UTF-8 text") from None
+        return parse_board(text, source=str(path if path.parent != BOARDS else path.name))
     except BoardFormatError as error:
         raise UserError(str(error)) from None

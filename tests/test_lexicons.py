@@ -43,7 +43,7 @@ def test_house_word_list(tmp_path):
     assert "APPLE" not in house
 
 
-@pytest.mark.parametrize("content, message", [(None, "word list not found"), (b"\xff\xfe\x00bad", "not UTF-8"),
+@pytest.mark.parametrize("content, message", [(None, "no such word list"), (b"\xff\xfe\x00bad", "not UTF-8"),
                                               (b"# only a comment\n", "has no words")])
 def test_bad_house_word_lists(tmp_path, content, message):
     path = tmp_path / "house.txt"

@@ -133,7 +133,7 @@ def test_out_of_turn_in_speed_names_the_event(foreign, capsys):
     (json.dumps({"game": "extradiction", "players": ["Ann"], "board": "nowhere.toml", "events": []}), "no board"),
     (json.dumps({"game": "extradiction", "players": ["Ann", "Ann"], "events": []}), "same name"),
     (json.dumps({"game": "extradiction", "players": ["Ann"], "lexicon": "missing.txt", "events": []}),
-     "word list not found"),
+     "no such word list"),
 ])
 def test_malformed_records_get_a_readable_error(tmp_path, capsys, content, message):
     path = tmp_path / "bad.json"
