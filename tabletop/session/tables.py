@@ -115,6 +115,18 @@ class TableGame:
         return {}
 
 
+def clue_prompt(game, phases_game) -> str | None:
+    """What the asker read aloud for the clue in play (first letter, length, definition; never the answer)."""
+    if not phases_game:
+        return None
+    clue = next((e for e in reversed(game.events) if e.type == "clue"), None)
+    if clue is None or not clue.get("answer") or not clue.get("definition"):
+        return None
+    from rules.deck import Clue
+    from rules.lexicon import normalise
+    return Clue(normalise(clue["answer"]), clue["definition"]).prompt()
+
+
 # -- eXtraDICTION ---------------------------------------------------------------------------------
 _LETTER_NAMES = {c: c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
 
@@ -200,7 +212,9 @@ class ExtradictionTable(TableGame):
         return [message] if message else []
 
     def summary(self, game) -> dict:
-        return {"phase": self._card_phase(game), "cards_used": game.cards_used}
+        phase = self._card_phase(game)
+        return {"phase": phase, "cards_used": game.cards_used,
+                "clue": clue_prompt(game, phase in ("guess", "write") and game.level == "level3")}
 
 
 # -- eXtraDICTION SP ------------------------------------------------------------------------------
@@ -341,7 +355,8 @@ class ExtradictionSPTable(TableGame):
         turn = game.turn
         return {"phase": turn.phase, "asker": turn.asker, "hands": list(turn.hands), "answering": turn.current,
                 "writer": turn.writer, "round": game.order.round, "turn_number": game.turns_started,
-                "total_turns": game.total_turns}
+                "total_turns": game.total_turns,
+                "clue": clue_prompt(game, turn.phase in ("reading", "answering"))}
 
 
 TABLES: dict[str, TableGame] = {t.game_id: t for t in (ExtradictionTable(), ExtradictionSPTable())}

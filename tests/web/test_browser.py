@@ -82,3 +82,33 @@ def test_player_page_hides_other_seats_until_the_deadline_and_refuses_late_entri
     finally:
         ann.close()
         ben.close()
+
+
+def test_a_player_types_the_word_she_wrote_when_no_camera_is_used(served, session, browser):
+    for event in [{"type": "clue", "player": "Ann", "answer": "market", "definition": "stalls"},
+                  {"type": "clue_read", "player": "Ann"}, {"type": "hand", "player": "Ben"},
+                  {"type": "recognise", "player": "Ann", "target": "Ben"}]:
+        session.submit(event)
+    ben = browser.new_page()
+    board = browser.new_page()
+    try:
+        board.goto(served.url + "/")
+        board.wait_for_selector("#clue:has-text('6-letter word')")
+        ben.goto(f"{served.url}/seat?token={session.tokens['seats']['Ben']}")
+        ben.wait_for_selector("#form:not([hidden])")
+        assert ben.is_hidden("#where")                         # an answer: just the word
+        ben.fill("#text", "market")
+        ben.click("#send")
+        ben.wait_for_selector("#msg:has-text('is right')")
+        ben.wait_for_selector("#where:not([hidden])")          # now the word written, its square, direction
+        ben.fill("#text", "MARKET")
+        ben.fill("#square", "9,6")
+        ben.select_option("#dir", "across")
+        ben.click("#send")
+        ben.wait_for_selector("#msg:has-text('MARKET')")
+        board.wait_for_function("document.querySelectorAll('#board div.last').length == 6")
+        assert board.text_content("tr[data-player='Ben'] td.total") == "21"
+        assert session.journal.entries("web-test")[-1].source == "seat:Ben"
+    finally:
+        ben.close()
+        board.close()
