@@ -209,7 +209,12 @@ class WebServer:
         self.session = session
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind((host, port))
+        try:
+            self.sock.bind((host, port))
+        except OSError as error:
+            self.sock.close()
+            from tabletop.errors import UserError
+            raise UserError(f"cannot serve the pages on {host}:{port}: {error.strerror}; choose another --port") from None
         self.host, self.port = host, self.sock.getsockname()[1]
         self.app = make_app(session)
         config = uvicorn.Config(self.app, log_level="warning", lifespan="off", ws="websockets-sansio",
