@@ -23,7 +23,7 @@ from rules.squares import Direction, Square
 from vision.cells import EMPTY, INK, OCCLUDED, STATE_NAMES, CellJudge
 from vision.letters import ALPHABET, LetterModel, default_model
 from vision.locate import Located, locate
-from vision.words import Decoded, LexiconIndex, decode
+from vision.words import Decoded, LexiconIndex, Verification, decode, verify
 
 
 @dataclass
@@ -61,6 +61,10 @@ class BoardRead:
     def state(self, square: Square) -> str:
         return STATE_NAMES[int(self.states[square])]
 
+    def logp(self, squares) -> np.ndarray:
+        """Letter log-probabilities (n, 26) of ``squares`` in order."""
+        return np.log(np.clip(np.stack([self.probs[sq] for sq in squares]), 1e-6, 1.0))
+
     def grid(self) -> Grid:
         """The letters read as a :class:`rules.grid.Grid` (occluded squares left empty)."""
         return Grid.from_rows([row.replace("?", ".") for row in self.rows])
@@ -78,6 +82,10 @@ class BoardReader:
         self.model = model or default_model()
         self.judge = CellJudge(board, cell)
         self.marker_corners = marker_corners
+
+    def verify(self, read: BoardRead, squares, expected: str) -> Verification:
+        """Is ``expected`` (the clue card's answer) what is written on ``squares``?"""
+        return verify(read.logp(squares), expected, self.index)
 
     def locate(self, frame: np.ndarray) -> Located:
         return locate(frame, self.board.rows, self.board.cols, cell=self.cell, marker_corners=self.marker_corners)

@@ -47,3 +47,17 @@ def test_verify_expected_answer():
     bad = verify(logp_for("BASKET", p=0.8), "MARKET", index)
     assert not bad.matches and bad.confidence < 0.1
     assert not verify(logp_for("CAT"), "MARKET", index).matches
+
+
+@pytest.mark.slow
+def test_reader_verifies_the_expected_answer(small_board):
+    from rules.squares import Square
+    from vision.reader import BoardReader
+    from vision.scene import make_scene
+
+    squares = [Square(4, 3 + k) for k in range(4)]
+    frame = make_scene(small_board, dict(zip(squares, "TENT")), seed=8, tilt_deg=15, glare=False).frame
+    reader = BoardReader(small_board, ["TENT", "TEXT", "RENT", "DENT"])
+    read = reader.read(frame)
+    assert reader.verify(read, squares, "TENT").matches
+    assert not reader.verify(read, squares, "DOGS").matches
