@@ -104,6 +104,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
     closers = []
     buzz = None
     lights = None
+    box_outputs: dict = {}
     if buzzer_box and session.table.uses_buzzers:
         from firmware_bridge.emulator import DeviceEmulator
         from tabletop.session.devices import SerialBuzzers
@@ -112,6 +113,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
         closers += [buzzers.close, box.close]
         say(f"   buzzer box: emulator on {box.path} (protocol over a pty), {len(setup.players)} buttons")
         lights = buzzers.leds
+        box_outputs = {"timers": [buzzers.timer], "beep": buzzers.beep}
         index = {p: i for i, p in enumerate(setup.players)}
 
         def buzz(player: str) -> None:
@@ -126,7 +128,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
 
     from tabletop.session.devices import CameraInput, SyntheticCamera, TableOutputs, sand_timer_on_mock_pins
     sand = sand_timer_on_mock_pins(session) if session.table.uses_buzzers else None
-    outputs = TableOutputs(session, sand_timer=sand, lights=lights)
+    outputs = TableOutputs(session, sand_timer=sand, lights=lights, **box_outputs)
     closers.insert(0, outputs.close)
     if sand is not None:
         say(f"   sand timer: gpiozero {'mock pins' if sand.mock else 'pins'}")

@@ -122,6 +122,16 @@ class SerialBuzzers:
         mask = sum(1 << i for i, p in enumerate(self.players) if p in players)
         self.link.leds(mask)
 
+    def timer(self, seconds: float | None) -> None:
+        """The box's own timer LEDs: run ``seconds`` (``None``: stop)."""
+        if seconds is None:
+            self.link.timer_stop()
+        else:
+            self.link.timer_start(max(1, int(seconds * 1000)))
+
+    def beep(self, kind: str) -> None:
+        self.link.buzz(220 if kind == "refused" else 880, 250)
+
     def close(self) -> None:
         self.dispatch.close()
         self.link.close()
@@ -175,8 +185,9 @@ class TableOutputs:
     """Lights, sand timer and buzzer following the session (on their own thread)."""
 
     def __init__(self, session: Session, *, sand_timer=None, lights: Callable[[set], None] | None = None,
-                 beep: Callable[[str], None] | None = None):
+                 beep: Callable[[str], None] | None = None, timers: list[Callable] = ()):
         self.session, self.sand, self.lights, self.beep = session, sand_timer, lights, beep
+        self.timers = list(timers)          # other countdown displays: f(seconds or None)
         self.dispatch = _Dispatcher("table-outputs")
         self._timer_key = None
         self.timer_starts = 0
@@ -189,16 +200,18 @@ class TableOutputs:
             lit = {view["answering"]} if view.get("answering") else set(view.get("hands", [])[:1])
             self.lights(lit)
         timers = view["timers"]
+        main = timers[-1] if timers else None
+        key = (main["name"], main["ends"]) if main else None
+        if key != self._timer_key:
+            self._timer_key = key
+            seconds = None if main is None else max(0.1, main["ends"] - view["now"])
+            if main is not None:
+                self.timer_starts += 1
+            if self.sand is not None:
+                self.sand.stop() if seconds is None else self.sand.start(seconds)
+            for show in self.timers:
+                show(seconds)
         if self.sand is not None:
-            main = timers[-1] if timers else None
-            key = (main["name"], main["ends"]) if main else None
-            if key != self._timer_key:
-                self._timer_key = key
-                if main is None:
-                    self.sand.stop()
-                else:
-                    self.sand.start(max(0.1, main["ends"] - view["now"]))
-                    self.timer_starts += 1
             self.sand.update()
         result = message.get("result")
         if self.beep is not None and result and result.get("status") == "rejected":

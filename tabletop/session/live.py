@@ -18,13 +18,14 @@ def open_devices(session: Session, config: dict, say) -> list:
     """Attach the configured inputs and outputs; return their closers."""
     from tabletop.session.devices import (CameraInput, GpioPanel, SerialBuzzers, TableOutputs, open_camera,
                                           sand_timer_on_mock_pins)
-    closers, lights = [], None
+    closers, lights, extra = [], None, {}
     buzzers = config["buzzers"]
     kind = buzzers.get("kind", "auto")
     if session.table.uses_buzzers and kind in ("serial", "auto") and buzzers.get("serial_port"):
         box = SerialBuzzers(session, buzzers["serial_port"])
         closers.append(box.close)
         lights = box.leds
+        extra = {"timers": [box.timer], "beep": box.beep}
         say(f"buzzer box on {buzzers['serial_port']}")
     elif session.table.uses_buzzers and kind in ("gpio", "auto"):
         panel = GpioPanel(session, config.get("pins") or None)
@@ -35,7 +36,7 @@ def open_devices(session: Session, config: dict, say) -> list:
     if session.table.uses_buzzers and kind != "none":
         sand = sand_timer_on_mock_pins(session, config.get("pins") or None)
         sand.run_in_background()
-    outputs = TableOutputs(session, sand_timer=sand, lights=lights)
+    outputs = TableOutputs(session, sand_timer=sand, lights=lights, **extra)
     closers.insert(0, outputs.close)
     cam_kind = config["camera"].get("kind", "auto")
     if cam_kind not in ("none", "synthetic"):

@@ -39,7 +39,7 @@ def test_buzzer_box_presses_become_hands_and_leds_follow(session):
     from tabletop.session.devices import SerialBuzzers, TableOutputs
     with DeviceEmulator(players=3) as box:
         buzzers = SerialBuzzers(session, box.path)
-        outputs = TableOutputs(session, lights=buzzers.leds)
+        outputs = TableOutputs(session, lights=buzzers.leds, timers=[buzzers.timer], beep=buzzers.beep)
         try:
             box.tap(2)
             box.tap(1)
@@ -53,6 +53,10 @@ def test_buzzer_box_presses_become_hands_and_leds_follow(session):
             session.submit({"type": "recognise", "player": "Ann", "target": "Cai"})
             outputs.drain()
             assert wait_for(lambda: box.leds == 0b100)     # Cai's LED, sent over the serial protocol
+            assert box.timer[1] == 5000                    # the box's timer shows Cai's 5 seconds
+            session.submit({"type": "recognise", "player": "Ann", "target": "Ben"})   # refused: Cai answers
+            outputs.drain()
+            assert wait_for(lambda: box.buzzes == [(220, 250)])
         finally:
             outputs.close()
             buzzers.close()
