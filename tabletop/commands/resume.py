@@ -26,6 +26,8 @@ def run(args) -> int:
         session.deck = builtin_deck(session.setup.language).shuffled(session.setup.seed)
     except UserError:
         pass
+    for warning in session.resume_warnings:
+        print(f"warning: {warning}")
     print(f"resumed {game_id} at {session.clock.now():.1f} s with {len(session.game.events)} events; "
           + session.game.standings())
     voice = config["table"]["voice"] if args.voice is None else args.voice

@@ -131,6 +131,7 @@ class Session:
         self.paused = False
         self.devices: dict[str, str] = {}        # device name -> status, shown on the scoreboard
         self.pending_reads: list[dict] = []      # camera reads waiting for the host's confirmation
+        self.resume_warnings: list[str] = []
 
     # -- creating and resuming ------------------------------------------------------------------
     @classmethod
@@ -171,8 +172,9 @@ class Session:
                 if entry.status == "pending":
                     self._settle(result)
                 elif result.status != entry.status:
-                    raise RuntimeError(f"journal entry {entry.seq} was {entry.status} but is now {result.status}: "
-                                       f"{result.message}")
+                    # only a change of the rules between runs can do this: keep the game going, say so
+                    self.resume_warnings.append(f"journal entry {entry.seq} was {entry.status} but is now "
+                                                f"{result.status}: {result.message}")
                 self._log(result)
             elif entry.kind == "undo":
                 self._undo_to(entry.body["seq"])
