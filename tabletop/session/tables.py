@@ -206,9 +206,11 @@ class ExtradictionTable(TableGame):
         if kind == "clue" and event.get("definition"):
             answer = event.get("answer") or ""
             return [f"{len(answer.replace(' ', ''))}-letter word beginning with {answer[:1]}: {event['definition']}"]
-        if kind == "write" and game.level == "level1":
-            word = event["text"].upper()
-            return [", ".join(word), message]
+        if kind == "write" and message:
+            scores = "Scores: " + ", ".join(f"{p} {v}" for p, v in game.totals.items()) + "."
+            if game.level == "level1":
+                return [", ".join(c for c in event["text"].upper() if c.isalpha()), message, scores]
+            return [message, scores]
         return [message] if message else []
 
     def summary(self, game) -> dict:
