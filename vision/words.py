@@ -26,7 +26,7 @@ import numpy as np
 from vision.letters import ALPHABET
 
 #: log prior of "the writer meant a word not in the dictionary" (per word)
-OOV_LOG_PRIOR = -9.0
+OOV_LOG_PRIOR = -20.0
 CONFIRM_BELOW = 0.9
 
 

@@ -24,8 +24,10 @@ def test_lexicon_fixes_one_misread_letter():
 
 
 def test_unknown_word_is_kept_raw_and_flagged():
-    d = decode(logp_for("QZX", p=0.9), LexiconIndex(["CAT", "DOG"]))
+    d = decode(logp_for("QZX", p=0.9999), LexiconIndex(["CAT", "DOG"]))
     assert d.text == "QZX" and not d.in_lexicon and d.needs_confirmation
+    # less clearly written: the closest dictionary word, but never without asking
+    assert decode(logp_for("QZX", p=0.9), LexiconIndex(["CAT", "DOG"])).needs_confirmation
 
 
 def test_ambiguous_reading_asks_for_confirmation():
