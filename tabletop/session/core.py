@@ -306,8 +306,9 @@ class Session:
         card = cards[drawn % len(cards)]
         return card, card.clues[0]
 
-    def draw(self, source: str = "host") -> Result:
-        """The host's 'draw a clue card': a ``clue`` event for the player due to ask."""
+    def draw(self, source: str = "host", clue: int = 0) -> Result:
+        """The host's 'draw a clue card': a ``clue`` event for the player due to ask, with the
+        card's clue number ``clue`` (an SP card has several; the asker picks one)."""
         with self._lock:
             player = self.table.needs_clue(self.game)
             if player is None:
@@ -315,8 +316,10 @@ class Session:
             drawn = self.next_clue()
             if drawn is None:
                 raise EntryRefused("No clue deck is loaded: read a card and use the event form.")
-            card, clue = drawn
-            return self.submit(self.table.clue_event(self.game, player, clue, card.id), source=source)
+            card, _first = drawn
+            if not 0 <= clue < len(card.clues):
+                raise EntryRefused(f"Card {card.id} has {len(card.clues)} clue(s), not a clue {clue + 1}.", 400)
+            return self.submit(self.table.clue_event(self.game, player, card.clues[clue], card.id), source=source)
 
     def buzz(self, player: str, t: float | None = None, source: str = "buzzer") -> Result | None:
         """A buzz-in press by ``player`` (at table time ``t``): a ``hand`` when it means one."""
@@ -475,7 +478,16 @@ class Session:
             if events:
                 clue = events[-1].to_json()
             view["clue"] = clue
-            view["actions"] = [a.to_json() for a in self.table.host_actions(self.game, clue)]
+            actions = [a.to_json() for a in self.table.host_actions(self.game, clue)]
+            drawn = self.next_clue() if any(a["action"] == "draw" for a in actions) else None
+            if drawn is not None:              # one button per clue on the card: the asker picks
+                card, _ = drawn
+                asker = self.table.needs_clue(self.game)
+                draws = [{"label": f"{asker} reads card {card.id}: {c.answer.lower()} — {c.card_text()}",
+                          "event": None, "action": "draw", "args": {"clue": i}} for i, c in enumerate(card.clues)]
+                at = next(i for i, a in enumerate(actions) if a["action"] == "draw")
+                actions[at:at + 1] = draws
+            view["actions"] = actions
             view["entries"] = self.entries_for(None)
             view["can_undo"] = bool(self.applied)
             view["pending_reads"] = [dict(r) for r in self.pending_reads]

@@ -96,7 +96,8 @@ def make_app(session: Session) -> Starlette:
                 result = await run_in_threadpool(session.submit, event, "host")
                 return JSONResponse(result.to_json())
             if action == "draw":
-                return JSONResponse((await run_in_threadpool(session.draw, "host")).to_json())
+                result = await run_in_threadpool(session.draw, "host", int(body.get("clue", 0)))
+                return JSONResponse(result.to_json())
             if action == "undo":
                 result = await run_in_threadpool(session.undo, "host")
                 return JSONResponse(result.to_json() if result else {"status": "rejected",

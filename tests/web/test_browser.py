@@ -46,9 +46,11 @@ def test_host_console_refuses_a_wrong_token(served, session, page):
     page.fill("#token", session.tokens["host"])
     page.click("#enter")
     page.wait_for_selector("#console:not([hidden])")
-    page.click("#actions button:has-text('draws a clue card')")
+    page.click("#actions button:has-text('reads card') >> nth=1")      # the asker picks the card's 2nd clue
     page.wait_for_function("document.querySelector('#msg').textContent.includes('asks a question')")
     assert session.game.turn.phase == "reading"
+    clue = session.game.events[-1]
+    assert clue.get("answer").upper() == session.deck.cards[0].clues[1].answer
 
 
 def test_player_page_hides_other_seats_until_the_deadline_and_refuses_late_entries(served, session, browser):
