@@ -26,7 +26,7 @@ from vision.printing import print_board  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
 from vision.scene import make_scene  # noqa: E402
 
-WORDS = [("MARKET", 9, 5, True), ("PENETRATE", 4, 10, False), ("INVISIBLE", 15, 1, True)]
+WORDS = [("MARKET", 9, 5, True), ("PENETRATE", 5, 10, False), ("INVISIBLE", 16, 1, True)]
 
 
 def main(argv=None) -> int:
@@ -57,7 +57,7 @@ def main(argv=None) -> int:
                 x, y = int(m + c * cell), int(m + r * cell)
                 cv2.rectangle(canon, (x + 1, y + 1), (x + cell - 2, y + cell - 2), (0, 160, 0), 1)
                 cv2.putText(canon, ch, (x + cell - 11, y + cell - 3), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 200), 1, cv2.LINE_AA)
-    cv2.imwrite(str(out / "read-result.png"), canon, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    cv2.imwrite(str(out / "read-result.jpg"), canon, [cv2.IMWRITE_JPEG_QUALITY, 85])
     scores = score_board(board, read.grid())
     result = {"grid": [row.replace("?", ".") for row in read.rows], "words": [s.to_json() for s in scores],
               "score": sum(s.score for s in scores)}
