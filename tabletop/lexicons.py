@@ -4,7 +4,9 @@ house word list file.
 Built-in English is the union of ``american-english-huge``, ``british-english-huge`` (with their
 inflections: APPLES, MA, AT) and WordNet's lemmas (which add phrases such as ICE CREAM);
 Ukrainian is ``/usr/share/dict/ukrainian`` (every inflected form). Proper nouns (a capital first
-letter in the list) and possessives (``'s``) are left out.
+letter in the list), possessives (``'s``) and English abbreviations without a vowel (``kg``,
+``ltd``; see :func:`is_word_like`) are left out, and so are WordNet's single words of fewer
+than four letters (mostly chemical symbols such as ``tc``).
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "house.txt"
@@ -33,15 +35,28 @@ SOURCES = {
 LANGUAGES = tuple(SOURCES)
 
 
-def _common_words(path: pathlib.Path) -> list[str]:
-    words = []
+#: real English words of up to four letters with no vowel; other such entries are abbreviations
+#: (``cm``, ``kg``, ``ltd``) that Debian's huge lists carry in lower case.
+VOWELLESS_WORDS = frozenset("hm hmm mm sh shh st brr brrr grr nth pst psst tsk tsks zzz pfft cwm cwms".split())
+_VOWELS = frozenset("aeiouy")
+
+
+def is_word_like(word: str, language: str = "en") -> bool:
+    """Not a proper noun, possessive or (English) vowelless abbreviation.
+
+    >>> [w for w in ("apple", "Ann", "apple's", "kg", "ltd", "hmm", "ma") if is_word_like(w)]
+    ['apple', 'hmm', 'ma']
+    """
+    if not word or word[0].isupper() or word.endswith("'s"):
+        return False
+    if language == "en" and len(word) <= 4 and not (_VOWELS & set(word)):
+        return word in VOWELLESS_WORDS
+    return True
+
+
+def _common_words(path: pathlib.Path, language: str) -> list[str]:
     with path.open(encoding="utf-8", errors="replace") as handle:
-        for line in handle:
-            word = line.strip()
-            if not word or word[0].isupper() or word.endswith("'s"):
-                continue
-            words.append(word)
-    return words
+        return [word for word in (line.strip() for line in handle) if is_word_like(word, language)]
 
 
 def _wordnet_lemmas() -> list[str]:
@@ -55,6 +70,9 @@ def _wordnet_lemmas() -> list[str]:
                 if line.startswith(" "):
                     continue
                 lemma = line.split(" ", 1)[0]
+                # WordNet adds phrases (ice cream); its short single words are mostly symbols (tc, ni)
+                if "_" not in lemma and len(lemma) < 4:
+                    continue
                 if lemma.isascii() and lemma.replace("_", "").replace("-", "").isalpha():
                     lemmas.append(lemma.replace("_", " "))
     return lemmas
@@ -70,7 +88,7 @@ def builtin_lexicon(language: str = "en") -> Lexicon:
     for name in SOURCES[language]:
         path = DICT_DIR / name
         if path.exists():
-            words += _common_words(path)
+            words += _common_words(path, language)
         else:
             missing.append(str(path))
     if language == "en":

@@ -12,12 +12,12 @@ def english():
 
 
 @pytest.mark.parametrize("word", ["APPLES", "MA", "AT", "THERMOSTAT", "PENETRATE", "INVISIBLE", "market",
-                                  "RATS", "WRITTEN", "ice cream"])
+                                  "RATS", "WRITTEN", "ice cream", "HMM", "SHH", "NTH", "OX"])
 def test_english_words_and_inflections_pass(english, word):
     assert word in english or english.accepts_entry(word)
 
 
-@pytest.mark.parametrize("word", ["APPLEZ", "XQWV", "THERMOSTATIC APPLEZ", "OKSANA"])
+@pytest.mark.parametrize("word", ["APPLEZ", "XQWV", "THERMOSTATIC APPLEZ", "OKSANA", "TC", "GM", "KG", "LTD"])
 def test_invented_words_and_proper_names_fail(english, word):
     assert not english.accepts_entry(word)
 
