@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from rules import errors
 from rules.chance import ChanceDeck
 from rules.events import Event
-from rules.game import Game, GameSetup, Outcome, Turn
+from rules.game import Game, GameSetup, Turn
 from rules.grid import Grid
 from rules.lexicon import Lexicon, normalise
 from rules.placement import Placement, PlacementKind, analyse, check_words
@@ -113,8 +113,6 @@ class CrosswordGame(Game):
         """No playable square is left (letters only ever stand on playable squares)."""
         return len(self.grid) >= self.playable_squares
 
-    def write_outcome(self, turn: Turn, prefix: str = "") -> Outcome:
-        return Outcome(f"{prefix}{turn.explain()}.", turn)
 
     def state(self) -> dict:
         state = super().state()

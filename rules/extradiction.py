@@ -130,7 +130,7 @@ class ExtradictionGame(CrosswordGame):
             self._take_card()
         turn = self.write(event)
         self._finish_turn()
-        return self.write_outcome(turn)
+        return Outcome(f"{turn.explain()}.", turn)
 
     def _pass(self, event: Event) -> Outcome:
         if self.speed:

@@ -252,7 +252,7 @@ class ExtradictionSPGame(CrosswordGame):
         turn.phase, turn.written = "written", written
         self._check_end()
         note = f" (after more than {WRITING_TIME:.0f} s: it may be challenged)" if late else ""
-        return self.write_outcome(written, prefix="") if not note else Outcome(f"{written.explain()}{note}.", written)
+        return Outcome(f"{written.explain()}{note}.", written)
 
     def _on_pass(self, event: Event) -> Outcome:
         self._next_turn_due(event)

@@ -100,10 +100,7 @@ class Record:
 
 def replay(record: Record, board: Board, lexicon: Lexicon) -> Game:
     """Rebuild the game a record describes; raise :class:`ReplayError` at the first bad event."""
-    try:
-        game = new_game(record.setup(), board, lexicon)
-    except errors.RecordFormatError:
-        raise
+    game = new_game(record.setup(), board, lexicon)
     for position, raw in enumerate(record.events, start=1):
         try:
             game.apply(parse_event(raw))
