@@ -105,7 +105,7 @@ def _word_scenes(board, data, words, n_scenes, rng, lexicon_index, log):
     from vision.scene import make_scene
 
     reader = BoardReader(board, lexicon_index)
-    right = raw_right = total = confirm = 0
+    right = raw_right = total = confirm = accepted_right = 0
     by_letter_writer: dict = {}
     for i, (w, letter) in enumerate(zip(data.writer, data.labels)):
         by_letter_writer.setdefault(str(w), {}).setdefault(str(letter), []).append(i)
@@ -136,7 +136,8 @@ def _word_scenes(board, data, words, n_scenes, rng, lexicon_index, log):
             right += int(w is not None and w.text == word)
             raw_right += int(w is not None and w.raw == word)
             confirm += int(w is not None and w.needs_confirmation)
-    return right, raw_right, total, confirm
+            accepted_right += int(w is not None and not w.needs_confirmation and w.text == word)
+    return right, raw_right, total, confirm, accepted_right
 
 
 def _found_rate(board, n, rng):
@@ -253,11 +254,12 @@ def run(args) -> int:
         index = LexiconIndex(lex)
         words = [w for n in range(3, 8) for w in index.words(n)]
         words = [words[i] for i in rng.choice(len(words), 4000, replace=False)]
-        wr, wraw, wn, wconf = _word_scenes(boards[1], held, words, 2 if quick else 16, rng, index, log)
+        wr, wraw, wn, wconf, wacc = _word_scenes(boards[1], held, words, 2 if quick else 16, rng, index, log)
         out["word_accuracy"] = wr / max(1, wn)
         out["word_accuracy_without_lexicon"] = wraw / max(1, wn)
         out["words_read"] = wn
         out["words_flagged_for_confirmation"] = wconf
+        out["accepted_words_right"] = wacc / max(1, wn - wconf)  # of the words read without asking the host
         out["real_handwriting"] = f"UNIPEN capitals, held-out contributors {', '.join(HELD_OUT_CONTRIBUTORS)} (never used in training or tuning)"
     else:
         out["real_handwriting"] = f"not measured: {DEFAULT_PATH} not present"
@@ -301,6 +303,7 @@ def _print(out):
         line(f"word accuracy after lexicon ({out['words_read']} words)", out["word_accuracy"], ">= 0.99")
         line("  word accuracy letter by letter (no lexicon)", out["word_accuracy_without_lexicon"])
         line("  words flagged for the host to confirm", out["words_flagged_for_confirmation"], fmt="{}")
+        line("  words accepted without asking that were right", out["accepted_words_right"])
     line(f"board found, grid within 1/4 square ({out['board_frames']} frames)", out["board_found_rate"], ">= 0.99")
     line("  board found at all", out["board_found_any"])
     line(f"writes emitted from frames with a hand ({out['hand_sequences']} seq.)", out["writes_with_hand"], "0", fmt="{}")
