@@ -146,7 +146,12 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
             letters.update(letters_of(planned))
             synthetic.show(letters)
             done, failure = [], None
-            for _ in range(6):
+            try:                                    # the writer's hand is still over the board...
+                done = cam.feed(synthetic.hand_frame(), clock.now())
+                clock.advance(0.3)
+            except Exception as error:
+                failure = f"{type(error).__name__}: {error}"
+            for _ in range(6 if failure is None and not done else 0):   # ...then it moves away
                 try:
                     done = cam.feed(synthetic.read(), clock.now())
                 except Exception as error:         # a broken camera pipeline must not stop the game

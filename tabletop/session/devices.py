@@ -247,6 +247,13 @@ class SyntheticCamera:
             self.letters = dict(letters)
             self._frame = None
 
+    def hand_frame(self, seed: int = 0):
+        """A frame with the writer's hand still over the board (the tracker must not read it)."""
+        from vision.scene import render_scene
+        self.renders += 1
+        return render_scene(self.board, self.letters, seed=self.seed, tilt_deg=self.tilt, glare=False,
+                            hand=True)
+
     def read(self):
         if self._frame is None:
             from vision.scene import render_scene
