@@ -224,3 +224,25 @@ def test_unsure_camera_reads_wait_for_the_host(tmp_path):
     assert result.accepted and result.source == "camera+host" and session.game.totals["Ben"] == 21
     with pytest.raises(EntryRefused):
         session.confirm_read(0)
+
+
+def test_concurrent_inputs_are_numbered_once_each(tmp_path):
+    import threading
+    session = new_session(tmp_path, variant="speed")
+    barrier = threading.Barrier(6)
+
+    def hammer(k):
+        barrier.wait()
+        for i in range(15):
+            session.submit({"type": "time", "n": k * 100 + i})
+            session.view()
+
+    threads = [threading.Thread(target=hammer, args=(k,)) for k in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    entries = session.journal.entries("g")
+    assert [e.seq for e in entries] == list(range(1, 91))
+    assert sorted(e.body["n"] for e in entries) == sorted(k * 100 + i for k in range(6) for i in range(15))
+    assert all(e.status == "accepted" for e in entries) and session.applied == list(range(1, 91))
