@@ -409,7 +409,7 @@ class Session:
                 try:
                     event = self.table.entry_event(self.game, window, seat, {**entry, "text": text})
                 except (KeyError, ValueError, TypeError) as error:
-                    raise EntryRefused(f"This entry needs {error}.", 400) from None
+                    raise EntryRefused(f"This entry needs {str(error).strip(chr(39))}.", 400) from None
                 return self.submit(event, source=f"seat:{seat}")
             if wanted is not None and any(w.id == wanted for w in self.windows()):
                 raise EntryRefused(f"{seat} has no entry to make in this window.", 403)

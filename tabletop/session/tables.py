@@ -294,11 +294,9 @@ class ExtradictionSPTable(TableGame):
         return []
 
     def entry_event(self, game, window, seat, entry) -> dict:
-        if window.purpose == "answer":
-            event = {"type": "answer", "player": seat, "text": entry["text"]}
-            if game.turn.answer is None:   # the card's answer is unknown: the host judges later
-                event["correct"] = bool(entry.get("correct", False))
-            return event
+        if window.purpose == "answer" and game.turn.answer is None:
+            # a physical card whose answer nobody entered: only the host can judge, so say it aloud
+            raise ValueError("the answer said aloud (the card's answer was not entered: the host judges it)")
         return super().entry_event(game, window, seat, entry)
 
     def needs_clue(self, game) -> str | None:

@@ -246,3 +246,14 @@ def test_concurrent_inputs_are_numbered_once_each(tmp_path):
     assert [e.seq for e in entries] == list(range(1, 91))
     assert sorted(e.body["n"] for e in entries) == sorted(k * 100 + i for k in range(6) for i in range(15))
     assert all(e.status == "accepted" for e in entries) and session.applied == list(range(1, 91))
+
+
+def test_a_typed_answer_without_the_cards_answer_is_left_to_the_host(tmp_path):
+    session = new_session(tmp_path)
+    for event in [{"type": "clue", "player": "Ann", "t": 1.0}, *SP_TURN[1:4]]:
+        session.submit(event)
+    with pytest.raises(EntryRefused, match="host judges"):
+        session.enter("Ben", {"text": "market"})
+    with pytest.raises(EntryRefused, match="needs row"):
+        session.submit({"type": "answer", "player": "Ben", "correct": True, "t": 7.0}) and \
+            session.enter("Ben", {"text": "MARKET", "col": 6})
