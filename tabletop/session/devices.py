@@ -170,9 +170,10 @@ class GpioPanel:
 
 
 def host_button(session: Session, name: str):
-    """A physical host button: recognise the first hand, right, wrong, next (draw a card)."""
+    """A physical host button: recognise the first hand, right, wrong, next (draw a card; once
+    it is read aloud, start the answers' 30 seconds)."""
     actions = session.table.host_actions(session.game, None)
-    wanted = {"recognise": "Recognise", "right": " is right", "wrong": " is wrong", "next": "draw"}[name]
+    wanted = {"recognise": "Recognise", "right": " is right", "wrong": " is wrong", "next": "Clue read"}[name]
     for action in actions:
         if wanted in action.label or (name == "next" and action.action == "draw"):
             if action.action == "draw":

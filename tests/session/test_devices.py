@@ -63,6 +63,7 @@ def test_buzzer_box_presses_become_hands_and_leds_follow(session):
 
 
 def test_gpio_panel_buttons_and_host_buttons_on_mock_pins(session):
+    from tabletop.decks import builtin_deck
     from tabletop.session.devices import GpioPanel
     panel = GpioPanel(session)
     try:
@@ -77,6 +78,15 @@ def test_gpio_panel_buttons_and_host_buttons_on_mock_pins(session):
         panel.panel.factory.pin(24).drive_low()            # "right"
         assert wait_for(lambda: session.game.turn.writer == "Ben")
         panel.panel.factory.pin(24).drive_high()
+        for event in [{"type": "write", "player": "Ben", "text": "MARKET", "row": 9, "col": 6, "dir": "across"}]:
+            session.submit(event)
+        session.deck = builtin_deck("en")
+        for phase in ("reading", "answering"):             # "next": Ben draws a card, then it is read
+            time.sleep(0.03)
+            panel.panel.factory.pin(8).drive_low()
+            assert wait_for(lambda: session.game.turn.phase == phase)
+            panel.panel.factory.pin(8).drive_high()
+        assert session.game.turn.asker == "Ben"
     finally:
         panel.close()
 
