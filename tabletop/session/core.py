@@ -132,6 +132,7 @@ class Session:
         self.devices: dict[str, str] = {}        # device name -> status, shown on the scoreboard
         self.pending_reads: list[dict] = []      # camera reads waiting for the host's confirmation
         self.resume_warnings: list[str] = []
+        self.board_read: list[str] | None = None   # what the camera last saw on the board
 
     # -- creating and resuming ------------------------------------------------------------------
     @classmethod
@@ -434,6 +435,12 @@ class Session:
             self.devices[name] = status
             self._publish({"kind": "device", "device": name, "status": status})
 
+    def set_board_read(self, rows: list[str]) -> None:
+        """The camera's latest still read of the board (letters the game does not count show as stale)."""
+        if rows != self.board_read:
+            self.board_read = list(rows)
+            self._publish({"kind": "device", "device": "camera"})
+
     # -- views ----------------------------------------------------------------------------------
     def subscribe(self, callback: Callable[[dict], None]) -> Callable[[], None]:
         self._subscribers.append(callback)
@@ -465,7 +472,7 @@ class Session:
                 if last else None,
                 "turns": [t.to_json() for t in game.turns],
                 "log": list(self.log[-12:]), "windows": [w.to_json() for w in self.windows()],
-                "events": len(game.events), "devices": dict(self.devices),
+                "events": len(game.events), "devices": dict(self.devices), "read": self.board_read,
             }
             view.update(self.table.summary(game))
             return view

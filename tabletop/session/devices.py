@@ -339,6 +339,8 @@ class CameraInput:
         results = []
         detections = self.tracker.feed(frame, t)
         self.session.set_device("camera", self.tracker.status)
+        if self.tracker.status == "committed":
+            self.session.set_board_read(self.tracker.committed_rows)
         for detection in detections:
             self.detections += 1
             event = detection.to_event()

@@ -125,6 +125,10 @@ def test_synthetic_camera_writes_are_read_and_credited_to_the_writer(session):
         results += feed.feed(camera.read(), 1.0 + 0.3 * k)
     assert [r.event["player"] for r in results] == ["Ben"] and results[0].accepted
     assert results[0].event["text"] == "MARKET" and session.game.totals["Ben"] == 21
+    assert session.view()["read"][9][6:12] == "MARKET"
+    session.submit({"type": "remove"})                          # the host takes it off: still on the board
+    view = session.view()
+    assert view["grid"][9][6:12] == "......" and view["read"][9][6:12] == "MARKET"   # shown as 'erase'
 
 
 def test_presses_reach_the_session_in_the_order_they_were_made(session):
