@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pathlib
+
 from tabletop.cli import command
 from tabletop.errors import UserError
 
@@ -42,7 +44,8 @@ def run(args) -> int:
         print(f"no clue deck: {error}")
     journal = journal_from(args, config)
     try:
-        session = Session.create(journal, setup, board_ref, lexicon_ref, board=board, lexicon=lexicon, deck=deck)
+        session = Session.create(journal, setup, board_ref, lexicon_ref, board=board, lexicon=lexicon, deck=deck,
+                                 deck_ref=str(pathlib.Path(args.deck).resolve()) if args.deck else None)
     except errors.RecordFormatError as error:
         raise UserError(str(error)) from None
     voice = config["table"]["voice"] if args.voice is None else args.voice

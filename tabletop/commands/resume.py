@@ -22,10 +22,12 @@ def run(args) -> int:
         game_id = info.id
     session = Session.resume(journal, game_id)
     try:
-        from tabletop.decks import builtin_deck
-        session.deck = builtin_deck(session.setup.language).shuffled(session.setup.seed)
-    except UserError:
-        pass
+        from tabletop.decks import builtin_deck, load_deck
+        deck_ref = session.setup_data.get("deck")
+        deck = load_deck(deck_ref) if deck_ref else builtin_deck(session.setup.language)
+        session.deck = deck.shuffled(session.setup.seed)
+    except UserError as error:
+        print(f"no clue deck: {error}")
     for warning in session.resume_warnings:
         print(f"warning: {warning}")
     print(f"resumed {game_id} at {session.clock.now():.1f} s with {len(session.game.events)} events; "

@@ -138,9 +138,11 @@ class Session:
     @classmethod
     def create(cls, journal: Journal, setup: GameSetup, board_ref: str, lexicon_ref: str | None = None, *,
                board=None, lexicon=None, clock=None, deck=None, game_id: str | None = None,
-               tokens: dict | None = None) -> "Session":
+               tokens: dict | None = None, deck_ref: str | None = None) -> "Session":
         data = _setup_dict(setup, board_ref, lexicon_ref)
         data["tokens"] = tokens or make_tokens(setup.players)
+        if deck_ref:
+            data["deck"] = deck_ref
         if board is None or lexicon is None:
             b, lx = load_game_parts(data)
             board, lexicon = board or b, lexicon or lx
