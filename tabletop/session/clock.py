@@ -6,9 +6,9 @@ power cut continues where its clock stopped; pausing freezes it. A :class:`SimCl
 when told to: the simulated table and the tests drive it.
 
 >>> clock = SimClock()
->>> clock.advance(2.5); clock.now()
+>>> clock.advance(2.5)
 2.5
->>> clock.pause(); clock.advance(1); clock.now(), clock.paused
+>>> clock.pause(); _ = clock.advance(1); clock.now(), clock.paused
 (2.5, True)
 """
 
