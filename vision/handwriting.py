@@ -107,5 +107,5 @@ def render_letter(letter: str, size: int, rng: np.random.Generator, thickness: f
     """An ink map of one synthetic handwritten ``letter`` in a ``size`` x ``size`` square;
     ``amount`` scales how much the hand wanders from the skeleton."""
     if thickness is None:
-        thickness = size * rng.uniform(0.05, 0.14)
+        thickness = size * rng.uniform(0.05, 0.17)
     return draw_strokes(jitter_glyph(letter, rng, amount), size, letter_box(size, rng), thickness)
