@@ -44,6 +44,7 @@ def _letters_scenes(boards, data, n_scenes, per_scene, rng, tess_budget, log):
     readers = {b.name: BoardReader(b) for b in boards}
     per_contrib: dict[str, list[int]] = {}
     ink_right = ink_total = 0
+    errors = {"missed": 0, "false": 0, "occluded": 0}
     tess = {"right": 0, "total": 0, "ms": []}
     ours_on_tess = {"right": 0, "total": 0}
     not_found = 0
@@ -66,6 +67,9 @@ def _letters_scenes(boards, data, n_scenes, per_scene, rng, tess_budget, log):
             truth[sq] = True
         ink_right += int(((read.states == 1) == truth).sum())
         ink_total += truth.size
+        errors["missed"] += int(((read.states == 0) & truth).sum())
+        errors["occluded"] += int((read.states == 2).sum())
+        errors["false"] += int(((read.states == 1) & ~truth).sum())
         canon = None
         for (sq, letter), i in zip(letters.items(), idx):
             ok = read.states[sq] == 1 and ALPHABET[int(read.probs[sq].argmax())] == letter
@@ -81,7 +85,7 @@ def _letters_scenes(boards, data, n_scenes, per_scene, rng, tess_budget, log):
                 tess["right"] += int(got == letter)
                 ours_on_tess["total"] += 1
                 ours_on_tess["right"] += int(ok)
-    return per_contrib, ink_right, ink_total, tess, ours_on_tess, not_found
+    return per_contrib, ink_right, ink_total, tess, ours_on_tess, errors
 
 
 def _tesseract_square(canon, sq, cell):
@@ -237,7 +241,7 @@ def run(args) -> int:
     if DEFAULT_PATH.exists():
         data = load_strokes(DEFAULT_PATH)
         held = data.subset(np.isin(data.contributor, HELD_OUT_CONTRIBUTORS))
-        per, ink_ok, ink_n, tess, ours_t, nf = _letters_scenes(
+        per, ink_ok, ink_n, tess, ours_t, ink_errors = _letters_scenes(
             boards, held, 3 if quick else 36, 40 if quick else 60, rng, 12 if quick else 150, log)
         right = sum(v[0] for v in per.values())
         total = sum(v[1] for v in per.values())
@@ -246,6 +250,7 @@ def run(args) -> int:
         out["letter_accuracy_by_contributor"] = {k: round(v[0] / v[1], 4) for k, v in sorted(per.items())}
         out["empty_ink_accuracy"] = ink_ok / max(1, ink_n)
         out["squares_judged"] = ink_n
+        out["empty_ink_errors"] = ink_errors  # written squares read empty, empty read written, any read occluded
         out["tesseract_letter_accuracy"] = tess["right"] / max(1, tess["total"])
         out["ours_on_tesseract_squares"] = ours_t["right"] / max(1, ours_t["total"])
         out["tesseract_squares"] = tess["total"]
@@ -300,6 +305,8 @@ def _print(out):
         line("  ours on those same squares", out["ours_on_tesseract_squares"])
         line("  tesseract ms per call", out["tesseract_ms_per_call"], fmt="{:.1f}")
         line(f"empty/ink accuracy ({out['squares_judged']} squares)", out["empty_ink_accuracy"], ">= 0.999")
+        e = out["empty_ink_errors"]
+        line("  written read empty / empty read written / occluded", f"{e['missed']} / {e['false']} / {e['occluded']}")
         line(f"word accuracy after lexicon ({out['words_read']} words)", out["word_accuracy"], ">= 0.99")
         line("  word accuracy letter by letter (no lexicon)", out["word_accuracy_without_lexicon"])
         line("  words flagged for the host to confirm", out["words_flagged_for_confirmation"], fmt="{}")
