@@ -150,7 +150,8 @@ class CellJudge:
         np.clip(darkness, 0, 1, out=darkness)
         inked = (grid_d > self.ink_threshold) & self.inner
         frac = inked.sum((2, 3)) / self.inner.sum()
-        occluded = self._cells(solid).mean((2, 3)) > 0.1
+        covered = self._cells(solid).mean((2, 3))
+        occluded = (covered > 0.1) | ((covered > 0.01) & (frac > self.min_ink))  # a fingertip or pen end, not ink
         states = np.where(occluded, OCCLUDED, np.where(frac > self.min_ink, INK, EMPTY)).astype(np.int8)
         return CellAnalysis(states, frac, darkness, solid.astype(bool))
 

@@ -41,8 +41,11 @@ class Scene:
 
 
 def printed_with_letters(board: Board, letters: dict, cell: float, rng: np.random.Generator,
-                         ink_renderer: InkRenderer | None = None, ink: str | None = None):
-    """The printed board (1-cell paper border) with ``letters`` written in marker."""
+                         ink_renderer: InkRenderer | None = None, ink: str | None = None, seed: int | None = None):
+    """The printed board (1-cell paper border) with ``letters`` written in marker.
+
+    With ``seed``, each letter's shape depends only on (seed, square, letter): writing more
+    letters never changes the ones already there."""
     lay = Layout(board.rows, board.cols)
     border = cell
     w, h = int(round(lay.width * cell + 2 * border)), int(round(lay.height * cell + 2 * border))
@@ -56,7 +59,8 @@ def printed_with_letters(board: Board, letters: dict, cell: float, rng: np.rando
     for sq, letter in letters.items():
         r, c = sq
         x0, y0 = int(round(origin[0] + c * cell)), int(round(origin[1] + r * cell))
-        m = render(letter, size, rng)[:, :, None] * rng.uniform(0.8, 0.97)
+        r_letter = rng if seed is None else np.random.default_rng([seed, 1, r, c, ord(letter)])
+        m = render(letter, size, r_letter)[:, :, None] * r_letter.uniform(0.8, 0.97)
         patch = img[y0:y0 + size, x0:x0 + size]
         patch[:] = patch * (1 - m) + colour * m
     return img, origin
@@ -120,16 +124,31 @@ def _hand_mask(size, quad: np.ndarray, rng: np.random.Generator, coverage: float
     return mask
 
 
+def _pen_mask(size, quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A dry-erase marker lying on the board: on an A4 print it is about as long as the grid and
+    one to two squares thick."""
+    fw, fh = size
+    mask = np.zeros((fh, fw), np.uint8)
+    side = np.sqrt(cv2.contourArea(quad.astype(np.float32)))
+    centre = quad.mean(0) + rng.uniform(-0.3, 0.3, 2) * side
+    angle = rng.uniform(0, np.pi)
+    half = np.array([np.cos(angle), np.sin(angle)]) * side * rng.uniform(0.3, 0.45)
+    width = max(4, int(side * rng.uniform(0.08, 0.12)))
+    cv2.line(mask, tuple(map(int, centre - half)), tuple(map(int, centre + half)), 255, width)
+    return mask
+
+
 def make_scene(board: Board, letters: dict[Square, str] | None = None, *, seed: int = 0, hand: bool = False,
                tilt_deg: float | None = None, size: tuple[int, int] = (1280, 720), glare: bool = True,
                blur: float | None = None, noise: float | None = None, hand_coverage: float | None = None,
                ink_renderer: InkRenderer | None = None, print_cell: float = 48, ink: str | None = None,
-               fill: float | None = None) -> Scene:
+               fill: float | None = None, pen: bool = False, hand_seed: int = 0, frame_no: int = 0) -> Scene:
     """Render a frame and keep its ground truth; see :func:`render_scene`."""
-    rng = np.random.default_rng(seed)
     letters = letters or {}
-    img, origin = printed_with_letters(board, letters, print_cell, rng, ink_renderer, ink)
+    img, origin = printed_with_letters(board, letters, print_cell, np.random.default_rng([seed, 0]), ink_renderer, ink,
+                                       seed=seed)
     ph, pw = img.shape[:2]
+    rng = np.random.default_rng([seed, 2])  # the camera: fixed for a seed
     tilt = rng.uniform(0, 35) if tilt_deg is None else tilt_deg
     h = camera_homography(pw, ph, size, tilt, rng, fill if fill is not None else rng.uniform(0.88, 0.98))
     fw, fh = size
@@ -138,30 +157,41 @@ def make_scene(board: Board, letters: dict[Square, str] | None = None, *, seed: 
     paper = cv2.warpPerspective(np.ones((ph, pw), np.float32), h, size)
     frame = frame * (1 - paper[:, :, None]) + warped * paper[:, :, None]
     # light: a smooth gradient and soft shading
+    rng = np.random.default_rng([seed, 3])
     yy, xx = np.mgrid[0:fh, 0:fw].astype(np.float32)
     gx, gy = rng.uniform(-0.35, 0.35, 2)
     light = 1.0 + gx * (xx / fw - 0.5) + gy * (yy / fh - 0.5)
     light *= rng.uniform(0.7, 1.05)
     frame *= light[:, :, None]
     hand_squares: set = set()
-    if hand:
+    glare_rng, rng = rng, np.random.default_rng([seed, 4, hand_seed])
+    if hand or pen:
         quad = cv2.perspectiveTransform(np.array([[[origin[0], origin[1]]],
                                                   [[origin[0] + board.cols * print_cell, origin[1]]],
                                                   [[origin[0] + board.cols * print_cell, origin[1] + board.rows * print_cell]],
                                                   [[origin[0], origin[1] + board.rows * print_cell]]], np.float64), h).reshape(4, 2)
-        mask = _hand_mask(size, quad, rng, hand_coverage if hand_coverage is not None else rng.uniform(0.05, 0.25))
+        mask = np.zeros((fh, fw), np.uint8)
+        if hand:
+            mask |= _hand_mask(size, quad, rng, hand_coverage if hand_coverage is not None else rng.uniform(0.05, 0.25))
+        pen_mask = _pen_mask(size, quad, rng) if pen else np.zeros_like(mask)
         soft = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 2.0)
         shadow = cv2.GaussianBlur(np.roll(mask, (18, 14), (0, 1)).astype(np.float32) / 255, (0, 0), 12)
         frame *= (1 - 0.35 * shadow)[:, :, None]
         skin = np.array(rng.choice([(120, 150, 200), (90, 120, 170), (60, 85, 120), (150, 175, 215)]), np.float32)
         shade = 0.8 + 0.3 * cv2.resize(rng.random((8, 8)).astype(np.float32), size)
         frame = frame * (1 - soft[:, :, None]) + (skin * shade[:, :, None]) * soft[:, :, None]
+        if pen:
+            body = cv2.GaussianBlur(pen_mask.astype(np.float32) / 255, (0, 0), 1.2)[:, :, None]
+            colour = np.array(rng.choice([(40, 40, 40), (150, 60, 20), (40, 40, 190), (110, 110, 110)]), np.float32)
+            frame = frame * (1 - body) + colour * body
+            mask |= pen_mask
         inv = np.linalg.inv(h)
         back = cv2.warpPerspective(mask, inv, (pw, ph), flags=cv2.INTER_NEAREST)
         for sq in board.squares():
             x0, y0 = int(origin[0] + sq.col * print_cell), int(origin[1] + sq.row * print_cell)
             if back[y0:y0 + int(print_cell), x0:x0 + int(print_cell)].any():
                 hand_squares.add(sq)
+    rng = glare_rng
     if glare:
         for _ in range(rng.integers(1, 3)):
             cx, cy = rng.uniform(0.15, 0.85) * fw, rng.uniform(0.15, 0.85) * fh
@@ -171,9 +201,10 @@ def make_scene(board: Board, letters: dict[Square, str] | None = None, *, seed: 
     sigma = rng.uniform(0.3, 1.3) if blur is None else blur
     if sigma > 0:
         frame = cv2.GaussianBlur(frame, (0, 0), sigma)
-    frame += rng.normal(0, rng.uniform(1.5, 5) if noise is None else noise, frame.shape).astype(np.float32)
+    level = rng.uniform(1.5, 5) if noise is None else noise
+    frame += np.random.default_rng([seed, 5, frame_no]).normal(0, level, frame.shape).astype(np.float32)
     frame = np.clip(frame, 0, 255).astype(np.uint8)
-    return Scene(frame, h, print_cell, origin, hand_squares, hand)
+    return Scene(frame, h, print_cell, origin, hand_squares, hand or pen)
 
 
 def render_scene(board: Board, letters: dict[Square, str] | None = None, *, seed: int = 0, hand: bool = False,
@@ -181,7 +212,12 @@ def render_scene(board: Board, letters: dict[Square, str] | None = None, *, seed
     """A BGR camera frame of ``board`` with ``letters`` (square -> letter) handwritten on it.
 
     ``tilt_deg`` (default: random 0-35) tilts the camera; ``hand=True`` puts a hand over up to a
-    quarter of the board. Other options: ``glare``, ``blur``, ``noise``, ``ink`` ('black',
-    'blue', 'red', 'green'), ``ink_renderer(letter, size, rng) -> ink map``. Same seed, same frame.
+    quarter of the board, ``pen=True`` a marker pen. Other options: ``glare``, ``blur``,
+    ``noise``, ``ink`` ('black', 'blue', 'red', 'green'), ``ink_renderer(letter, size, rng) ->
+    ink map``.
+
+    The ``seed`` fixes the camera, the light and each letter's shape, so a video of one table is
+    a series of calls with the same seed and growing ``letters``; ``frame_no`` changes only the
+    sensor noise, ``hand_seed`` where the hand (or pen) is. Same arguments, same frame.
     """
     return make_scene(board, letters, seed=seed, hand=hand, tilt_deg=tilt_deg, size=size, **options).frame

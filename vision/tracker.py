@@ -2,7 +2,8 @@
 a hand in it.
 
 Every frame is first compared, at 160x90, with the previous one (the cheap steady-state path).
-Once the picture has been still for ``still_seconds``, one full read is made; if any square is
+Once the picture has been still for ``still_seconds`` after a change, one full read is made (and
+every ``recheck_seconds`` anyway, for changes too slow to see between two frames); if any square is
 occluded (a hand, an arm, a pen over the board) nothing is committed and the tracker waits for
 the next movement. Otherwise the read is compared with the last committed board and each new
 run of letters becomes a :class:`WriteDetection`.
@@ -61,9 +62,10 @@ class Tracker:
     """Feeds on frames (``feed(frame, t)``); see the module docstring."""
 
     def __init__(self, reader: BoardReader, *, still_seconds: float = 0.5, motion_level: float = 6.0,
-                 baseline: list[str] | None = None):
+                 recheck_seconds: float = 3.0, baseline: list[str] | None = None):
         self.reader = reader
-        self.still_seconds, self.motion_level = still_seconds, motion_level
+        self.still_seconds, self.motion_level, self.recheck_seconds = still_seconds, motion_level, recheck_seconds
+        self._last_read_t: float | None = None
         rows, cols = reader.board.rows, reader.board.cols
         self.committed = [list(r) for r in baseline] if baseline else [["."] * cols for _ in range(rows)]
         self._previous: np.ndarray | None = None
@@ -84,7 +86,8 @@ class Tracker:
         if prev is None or prev.shape != gray.shape:
             return True
         diff = cv2.absdiff(gray, prev)
-        return float(np.mean(diff)) > self.motion_level * 0.25 or int(np.count_nonzero(diff > 25)) > 20
+        # a new letter changes a few pixels clearly; sensor noise averages out at this size
+        return float(np.mean(diff)) > self.motion_level * 0.25 or int(np.count_nonzero(diff > 2 * self.motion_level)) > 3
 
     def feed(self, frame: np.ndarray, t: float) -> list[WriteDetection]:
         """One video frame at time ``t`` (seconds); returns the writes it completes (usually none)."""
@@ -98,9 +101,12 @@ class Tracker:
             return []
         if self._still_since is None:
             self._still_since = t
+        if self._last_read_t is not None and t - self._last_read_t >= self.recheck_seconds:
+            self._dirty = True  # a slow change the frame difference missed: look again now and then
         if not self._dirty or t - self._still_since < self.still_seconds:
             return []
         self._dirty = False  # one read per still period
+        self._last_read_t = t
         try:
             read = self.reader.read(frame)
         except BoardNotFound:

@@ -44,3 +44,19 @@ def test_hand_is_occluded_not_ink(small_board, seed):
     assert occluded, "a hand over a fifth of the board must be noticed"
     assert occluded <= scene.hand_squares | {Square(r + dr, c + dc) for r, c in scene.hand_squares for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
     assert len(occluded) >= 0.6 * len(scene.hand_squares)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_marker_pen_on_the_board_is_occluded_not_ink(small_board, seed):
+    scene = make_scene(small_board, {}, seed=seed, pen=True, glare=False)
+    states = analyse(small_board, scene)
+    assert (states == OCCLUDED).any() and not (states == INK).any()
+
+
+def test_same_seed_same_camera_and_letters_stay_put(small_board):
+    """A video of one table: more letters, same camera; earlier letters keep their shapes."""
+    a = make_scene(small_board, {Square(2, 2): "A"}, seed=5)
+    b = make_scene(small_board, {Square(2, 2): "A", Square(2, 3): "B"}, seed=5, frame_no=1)
+    assert np.allclose(a.board_to_frame, b.board_to_frame)
+    diff = np.abs(a.frame.astype(int) - b.frame.astype(int)).mean(axis=2)
+    assert np.median(diff) < 6  # sensor noise only, except where B was written

@@ -61,3 +61,26 @@ def test_bad_frames_are_ignored(small_board):
     assert tracker.feed(np.zeros((100, 100, 3), np.uint8), 0.1) == []
     assert tracker.feed(np.zeros((100, 100, 3), np.uint8), 1.0) == []
     assert tracker.status == "no board"
+
+
+def test_a_pen_left_on_the_board_blocks_commits(small_board):
+    common = dict(seed=9, tilt_deg=10, glare=False, blur=0.5, noise=2)
+    letters = {Square(3, 3): "C", Square(3, 4): "A", Square(3, 5): "T"}
+    tracker = Tracker(BoardReader(small_board, WORDS))
+    frames = [make_scene(small_board, {}, **common).frame] * 3 + [make_scene(small_board, letters, pen=True, **common).frame] * 6
+    assert [d for i, f in enumerate(frames) for d in tracker.feed(f, i * 0.3)] == []
+    out = [d for i in range(6) for d in tracker.feed(make_scene(small_board, letters, frame_no=i, **common).frame, 3 + i * 0.3)]
+    assert [d.text for d in out] == ["CAT"]
+
+
+def test_a_letter_added_without_visible_motion_is_still_found(small_board):
+    """Frames jump from one state to the next (a synthetic camera): the small change is noticed."""
+    common = dict(seed=4, tilt_deg=10, glare=False, blur=0.5, noise=2)
+    do = {Square(6, 5): "D", Square(6, 6): "O"}
+    tracker = Tracker(BoardReader(small_board, WORDS))
+    out = []
+    for i in range(4):
+        out += tracker.feed(make_scene(small_board, do, frame_no=i, **common).frame, i * 0.3)
+    for i in range(4, 10):
+        out += tracker.feed(make_scene(small_board, {**do, Square(6, 7): "G"}, frame_no=i, **common).frame, i * 0.3)
+    assert [d.text for d in out][-1] == "DOG"
