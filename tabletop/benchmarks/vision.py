@@ -170,7 +170,8 @@ def _found_rate(board, n, rng):
 
 
 def _hand_safety(board, n, rng):
-    """Sequences: empty board, a hand comes in and writes, rests still over the board, leaves."""
+    """Sequences: empty board, a hand comes in and writes, rests still over the board, leaves a
+    marker pen lying on it, then the pen is taken away."""
     from vision.reader import BoardReader
     from vision.scene import make_scene
     from vision.tracker import Tracker
@@ -185,8 +186,10 @@ def _hand_safety(board, n, rng):
         empty = make_scene(board, {}, seed=seed, tilt_deg=15, glare=False, blur=0.6, noise=2).frame
         hands = [make_scene(board, dict(list(letters.items())[:j]), seed=seed, tilt_deg=15, glare=False, blur=0.6,
                             noise=2, hand=True).frame for j in range(1, 4)]
+        pen = make_scene(board, letters, seed=seed, tilt_deg=15, glare=False, blur=0.6, noise=2, pen=True).frame
         done = make_scene(board, letters, seed=seed, tilt_deg=15, glare=False, blur=0.6, noise=2).frame
-        frames = [(empty, False)] * 3 + [(hands[0], True)] * 2 + [(hands[1], True)] * 2 + [(hands[2], True)] * 6 + [(done, False)] * 6
+        frames = ([(empty, False)] * 3 + [(hands[0], True)] * 2 + [(hands[1], True)] * 2 + [(hands[2], True)] * 6
+                  + [(pen, True)] * 6 + [(done, False)] * 6)
         tracker = Tracker(reader, still_seconds=0.5)
         for i, (frame, hand) in enumerate(frames):
             for det in tracker.feed(frame, i * 0.2):
@@ -313,7 +316,7 @@ def _print(out):
         line("  words accepted without asking that were right", out["accepted_words_right"])
     line(f"board found, grid within 1/4 square ({out['board_frames']} frames)", out["board_found_rate"], ">= 0.99")
     line("  board found at all", out["board_found_any"])
-    line(f"writes emitted from frames with a hand ({out['hand_sequences']} seq.)", out["writes_with_hand"], "0", fmt="{}")
+    line(f"writes from frames with a hand or pen ({out['hand_sequences']} seq.)", out["writes_with_hand"], "0", fmt="{}")
     line("  writes emitted / correct", f"{out['writes_emitted']} / {out['writes_correct']}")
     line("ms per steady-state frame", out["ms_per_steady_frame"], "<= 5", fmt="{:.2f}")
     line(f"ms per full read, 15x15, {out['letters_in_timed_read']} letters", out["ms_per_full_read_15x15"], "<= 50", fmt="{:.1f}")
