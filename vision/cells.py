@@ -80,7 +80,7 @@ class CellJudge:
         self.ink_threshold, self.min_ink = ink_threshold, min_ink
         self.solid_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(cell * 0.45) | 1,) * 2)
         self.bridge_kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (int(cell * 0.2) | 1,) * 2)
-        self.grow_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(cell * 0.5) | 1,) * 2)
+        self.grow_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(cell * 0.9) | 1,) * 2)
         self.light_kernel = np.ones((3, 3), np.uint8)
         inner = np.zeros((cell, cell), bool)
         b = max(1, int(cell * 0.1))
