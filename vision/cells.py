@@ -56,6 +56,11 @@ def _chroma(image: np.ndarray) -> np.ndarray:
     return cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
 
 
+def _channel_min(image: np.ndarray) -> np.ndarray:
+    b, g, r = cv2.split(image)
+    return cv2.min(cv2.min(b, g), r)
+
+
 def _channel_max(image: np.ndarray) -> np.ndarray:
     b, g, r = cv2.split(image)
     return cv2.max(cv2.max(b, g), r)
@@ -101,7 +106,8 @@ class CellJudge:
         darkness = _channel_max(cv2.subtract(self.ref_min, norm))
         smooth = cv2.resize(self._smooth_light(num), (w, h), interpolation=cv2.INTER_LINEAR)
         flat = cv2.divide(obs, cv2.max(smooth, 0.05))
-        darker = _channel_max(cv2.subtract(self.ref_min, flat)) > 0.22
+        saturated = _channel_min(obs) > 0.97  # glare: brighter than the light model can say, never "darker"
+        darker = (_channel_max(cv2.subtract(self.ref_min, flat)) > 0.22) & ~saturated
         recoloured = cv2.subtract(_chroma(flat), self.ref_chroma) > 0.16  # skin or sleeve on plain paper
         change = (darker | recoloured).astype(np.uint8)
         change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, self.bridge_kernel)  # across covered grid lines
@@ -134,6 +140,8 @@ class CellJudge:
             fit = design @ coef
             use = weight & (np.abs(level - fit) < 0.08)  # drop hands, ink, shadows and glare
         gains = np.median(target[use] / np.maximum(level[use, None], 1e-3), axis=0) if use.sum() else np.ones(3)
+        if use.sum():  # a quadratic may overshoot at the board's edges: stay within what the paper shows
+            fit = np.clip(fit, np.percentile(level[use], 1), np.percentile(level[use], 99))
         fit = fit[:, None] * gains[None, :]
         return fit.reshape(hs, ws, 3)
 
