@@ -180,7 +180,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
                 report.camera_failures += 1
                 say(f"           the camera pipeline failed ({failure[:120]}); the host types the word in")
             else:
-                seen = done[-1].event.get("text") if done else "nothing"
+                seen = done[-1].event.get("text") if done else f"nothing ({cam.tracker.status})"
                 say(f"           the camera read {seen}; the host types the word in")
             report.host_writes += 1
             session.submit(planned, source="host")

@@ -28,7 +28,9 @@ def test_sp_classic_demo_plays_a_whole_game_through_the_devices(tmp_path, capsys
     text = out.getvalue()
     assert report.seconds < 60
     assert "scoreboard: http://" in text and "buzzer box: emulator on" in text and "mock pins" in text
-    assert report.presses > 10 and report.camera_writes >= 15 and report.sand_timer_starts > 10
+    assert report.presses > 10 and report.sand_timer_starts > 10
+    # most words come through the camera and the vision pipeline; the rest the host types in
+    assert report.camera_writes >= 12 and report.camera_writes + report.host_writes == 21
     assert "is wrong" in text and "Challenge upheld" in text and "challenge fails" in text
     assert "Time is up: nobody answered right" in text and "seconds were up" in text
     assert "Final scores" in text
