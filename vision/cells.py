@@ -74,7 +74,6 @@ class CellJudge:
         self.ref = reference_image(board, cell).astype(np.float32) / 255.0
         k = max(3, int(cell * 0.14) | 1)
         self.ref_min = cv2.erode(self.ref, np.ones((k, k), np.uint8))  # printed dark things, widened
-        self.ref_max = cv2.dilate(self.ref, np.ones((k, k), np.uint8))
         h, w = self.ref.shape[:2]
         step = max(2, cell // 6)
         self.bright = (self.ref_min.min(axis=2) > 0.5).astype(np.float32)[:, :, None]  # plain paper: light probe
@@ -113,9 +112,9 @@ class CellJudge:
         change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, self.bridge_kernel)  # across covered grid lines
         solid = cv2.morphologyEx(change, cv2.MORPH_OPEN, self.solid_kernel)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
-        small = stats[:, cv2.CC_STAT_AREA] < 1.5 * self.cell * self.cell  # a letter's blob, not a hand
-        small[0] = True
-        solid = np.where(small[labels], 0, 1).astype(np.uint8) if n > 1 else solid
+        blob = stats[:, cv2.CC_STAT_AREA] < 1.5 * self.cell * self.cell  # a letter's blob, not a hand
+        blob[0] = True  # the background
+        solid = np.where(blob[labels], 0, 1).astype(np.uint8) if n > 1 else solid
         solid = cv2.dilate(solid, self.grow_kernel)
         return self._judge(darkness, solid)
 

@@ -37,7 +37,7 @@ def jitter_glyph(letter: str, rng: np.random.Generator, amount: float = 1.0) -> 
     # one global affine: slant, rotation, aspect
     shear = rng.normal(0, 0.18 * amount)
     rot = np.radians(rng.normal(0, 5 * amount))
-    sx = np.exp(rng.normal(-0.05, 0.22 * amount))
+    sx = np.exp(rng.normal(-0.1, 0.25 * amount))
     affine = np.array([[np.cos(rot), -np.sin(rot)], [np.sin(rot), np.cos(rot)]]) @ np.array([[sx, shear], [0, 1]])
     # a smooth random warp of the letter's key points (so shared corners move together)
     warp = rng.normal(0, 0.07 * amount, (3, 3, 2))

@@ -98,7 +98,10 @@ def decode(logp: np.ndarray, index: LexiconIndex | None, fixed: dict[int, int] |
             keep &= arr[:, k] == v
         arr = arr[keep]
     if len(arr) == 0:
-        return Decoded(raw, 1.0 if index is None else float(np.exp(0)), raw, False, [])
+        # no dictionary to lean on: the chance every letter is right (capped when a dictionary
+        # was given but has no such word: then the host should look)
+        letters_right = float(np.exp(logp[np.arange(n), raw_idx].sum()))
+        return Decoded(raw, letters_right if index is None else min(0.5, letters_right), raw, False, [])
     scores = logp[np.arange(n)[None, :], arr].sum(1)
     total = _logsumexp(np.append(scores, raw_score))
     order = np.argsort(scores)[::-1][:4]
