@@ -108,3 +108,19 @@ def test_calibrate_then_score_a_board_with_stick_on_markers(tmp_path, capsys, sm
     assert main(["score", str(photo), "--game", "extradiction", "--calibration", str(tmp_path / "cal.json"), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["grid"][2] == ".....DOG....."
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.binary(max_size=2000), st.sampled_from([b"", b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff\xe0"]))
+def test_corrupt_photo_files_give_a_readable_error(tmp_path, capsys, data, header):
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(header + data)
+    words = tmp_path / "words.txt"
+    words.write_text("CAT\n")
+    code = main(["score", str(path), "--game", "extradiction", "--lexicon", str(words)])
+    err = capsys.readouterr().err
+    assert code in (2, 3) and "Traceback" not in err and err.startswith("tabletop score:")
