@@ -157,8 +157,14 @@ class CellJudge:
         np.clip(darkness, 0, 1, out=darkness)
         inked = (grid_d > self.ink_threshold) & self.inner
         frac = inked.sum((2, 3)) / self.inner.sum()
+        # pale ink (light colours, thin strokes, glare): a few clear pixels and a fainter stroke
+        faint = ((grid_d > self.ink_threshold * 0.65) & self.inner).sum((2, 3)) / self.inner.sum()
+        frac = np.where((frac > 0.002) & (faint > 0.06), np.maximum(frac, self.min_ink + 1e-3), frac)
         covered = self._cells(solid).mean((2, 3))
         occluded = (covered > 0.1) | ((covered > 0.01) & (frac > self.min_ink))  # a fingertip or pen end, not ink
+        if occluded.any():  # beside a hand its shadow falls: marks there are not to be trusted
+            near = cv2.dilate(occluded.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+            occluded |= near & (frac > self.min_ink)
         states = np.where(occluded, OCCLUDED, np.where(frac > self.min_ink, INK, EMPTY)).astype(np.int8)
         return CellAnalysis(states, frac, darkness, solid.astype(bool))
 
