@@ -19,6 +19,7 @@ import threading
 import time
 from typing import Callable
 
+from rules.arbitration import Arbiter, EarlyPress, Phase, Queued, TieRule
 from tabletop.session.core import Session
 
 
@@ -55,12 +56,16 @@ class _Dispatcher:
 
 
 class PressOrderer:
-    """Presses reach the session in the order they were *made*, not the order they arrived.
+    """Presses reach the session in the order they were *made*, through the arbitration core.
 
     Device threads deliver presses as they come (GPIO callbacks on several threads, a USB box
     replaying buffered presses); each press waits ``hold`` seconds so that any press stamped
-    earlier which is still on its way can overtake it, then the batch goes to the session sorted
-    by device stamp (equal stamps, a real tie: seat order).
+    earlier which is still on its way can overtake it. The batch then goes through one
+    :class:`rules.arbitration.Arbiter` per question (the same core for the GPIO panel and the
+    buzzer box): it orders presses by their device stamps, keeps each player once a turn (a
+    repeat or contact chatter is dropped), and marks true ties (equal stamps, forwarded in seat
+    order and counted in ``ties``). The answer windows themselves are refereed by the rules
+    core on the table clock, so the arbiter's own window never closes.
     """
 
     def __init__(self, session: Session, source: str, hold: float = 0.02):
@@ -69,7 +74,10 @@ class PressOrderer:
         self._lock = threading.Lock()
         self._batch: list[tuple[int, int, str]] = []
         self._timer: threading.Timer | None = None
-        self.received = 0
+        self.arbiter = Arbiter(session.setup.players, tie_rule=TieRule.SHOW_TIE, early_press=EarlyPress.QUEUE,
+                               window_us=1 << 62)
+        self._turn_key: object = None
+        self.received = self.forwarded = self.dropped = self.ties = 0
 
     def add(self, player: str, t_us: int, seat: int) -> None:
         with self._lock:
@@ -80,10 +88,30 @@ class PressOrderer:
                 self._timer.daemon = True
                 self._timer.start()
 
+    def _current_turn(self) -> object:
+        """Changes whenever a new question (or turn) starts: the arbiter then starts afresh."""
+        game = self.session.game
+        return getattr(game, "turns_started", None), len(game.turns)
+
     def _flush(self) -> None:
         with self._lock:
             batch, self._batch, self._timer = sorted(self._batch), [], None
-        for _t, _seat, player in batch:
+            turn = self._current_turn()
+            if turn != self._turn_key:
+                self._turn_key = turn
+                self.arbiter.reset()
+            queued = []
+            for t_us, _seat, player in batch:
+                if self.arbiter.phase is Phase.READING:
+                    self.arbiter.open(t_us)
+                decision = self.arbiter.press(player, t_us)
+                if isinstance(decision, Queued):
+                    queued.append(decision.player)
+                    self.ties += bool(decision.tied_with)
+                else:
+                    self.dropped += 1
+            self.forwarded += len(queued)
+        for player in queued:
             self.dispatch.put(lambda player=player: self.session.buzz(player, source=self.source))
 
     def drain(self, timeout: float = 5.0) -> None:

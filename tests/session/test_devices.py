@@ -139,3 +139,27 @@ def test_presses_reach_the_session_in_the_order_they_were_made(session):
     orderer.drain()
     assert session.game.turn.hands == ["Ben", "Cai"]
     orderer.close()
+
+
+def test_presses_go_through_the_arbiter_ordered_once_each_with_ties_marked():
+    """Both device paths share PressOrderer: device-stamp order, chatter dropped, a tie counted."""
+    from types import SimpleNamespace
+
+    from tabletop.session.devices import PressOrderer
+
+    buzzed = []
+    game = SimpleNamespace(turns=[], turns_started=1)
+    session = SimpleNamespace(setup=SimpleNamespace(players=("Ann", "Ben", "Cai")), game=game,
+                              buzz=lambda player, source: buzzed.append(player))
+    orderer = PressOrderer(session, "test", hold=0.01)
+    for player, t_us, seat in [("Cai", 1_000_500, 2), ("Ann", 1_000_200, 0), ("Ann", 1_000_230, 0),
+                               ("Ben", 1_000_500, 1)]:
+        orderer.add(player, t_us, seat)
+    orderer.drain()
+    assert buzzed == ["Ann", "Ben", "Cai"]
+    assert (orderer.forwarded, orderer.dropped, orderer.ties) == (3, 1, 1)
+    game.turns_started = 2                      # the next question: everybody may buzz again
+    orderer.add("Ann", 9_000_000, 0)
+    orderer.drain()
+    orderer.close()
+    assert buzzed[-1] == "Ann" and orderer.forwarded == 4
