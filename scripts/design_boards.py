@@ -34,6 +34,15 @@ def put(layer: list[list[str]], squares: dict[tuple[int, int], int | str]) -> No
         layer[r][c] = str(v)
 
 
+def corner_zones(zones: list[list[str]], size: int) -> None:
+    """Name the four ``size`` x ``size`` corner blocks zones A (top left), B, C, D (bottom right)."""
+    n = len(zones)
+    for corner, (r0, k0) in zip("ABCD", ((0, 0), (0, n - size), (n - size, 0), (n - size, n - size))):
+        for r in range(r0, r0 + size):
+            for k in range(k0, k0 + size):
+                zones[r][k] = corner
+
+
 def run(start: tuple[int, int], direction: str, values: list[int]) -> dict[tuple[int, int], int]:
     dr, dc = (0, 1) if direction == "across" else (1, 0)
     return {(start[0] + dr * i, start[1] + dc * i): v for i, v in enumerate(values)}
@@ -72,10 +81,7 @@ def sp_board() -> str:
                 values[r][k] = "4"
             if (dr, dk) == (9, 9):
                 values[r][k] = "5"
-    for corner, (r0, k0) in zip("ABCD", ((0, 0), (0, n - 4), (n - 4, 0), (n - 4, n - 4))):
-        for r in range(r0, r0 + 4):
-            for k in range(k0, k0 + 4):
-                zones[r][k] = corner
+    corner_zones(zones, size=4)
     # The worked examples of extradiction-sp.txt fix the squares they use:
     put(values, run((9, 8), "across", [1, 1, 1, 2, 1, 1]))                     # MARKET 7 x 3 = 21
     put(values, run((2, 13), "down", [3, 2, 2, 2, 3, 2, 2, 1, 2]))            # PENETRATE 19 x 2 = 38
@@ -112,10 +118,7 @@ def original_board() -> str:
                 values[r][k] = "4"
             if (dr, dk) == (6, 6):
                 values[r][k] = "5"
-    for corner, (r0, k0) in zip("ABCD", ((0, 0), (0, n - 2), (n - 2, 0), (n - 2, n - 2))):
-        for r in range(r0, r0 + 2):
-            for k in range(k0, k0 + 2):
-                zones[r][k] = corner
+    corner_zones(zones, size=2)
     for r, k in ((2, 2), (2, 10), (10, 2), (10, 10), (4, 8), (8, 4), (0, 6), (6, 0), (12, 6), (6, 12)):
         marks[r][k] = "!"
         values[r][k] = "0"
