@@ -58,7 +58,7 @@ class Record:
                     raise errors.RecordFormatError(f"the record has no {key!r}")
                 return default
             value = data[key]
-            if not isinstance(value, kinds) or isinstance(value, bool) and bool not in kinds:
+            if not isinstance(value, kinds) or isinstance(value, bool):   # JSON true is not a number
                 raise errors.RecordFormatError(f"{key!r} has the wrong type: {value!r}")
             return value
 

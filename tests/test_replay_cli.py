@@ -132,6 +132,8 @@ def test_out_of_turn_in_speed_names_the_event(foreign, capsys):
     (json.dumps({"game": "chess", "players": ["Ann"], "board": "extradiction", "events": []}), "unknown game 'chess'"),
     (json.dumps({"game": "extradiction", "players": ["Ann"], "board": "nowhere.toml", "events": []}), "no board"),
     (json.dumps({"game": "extradiction", "players": ["Ann", "Ann"], "events": []}), "same name"),
+    (json.dumps({"game": "extradiction", "players": ["Ann"], "seed": True, "events": []}), "'seed' has the wrong type"),
+    (json.dumps({"game": "extradiction", "players": ["Ann"], "events": {"type": "pass"}}), "'events' has the wrong type"),
     (json.dumps({"game": "extradiction", "players": ["Ann"], "lexicon": "missing.txt", "events": []}),
      "no such word list"),
 ])
