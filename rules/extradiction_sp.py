@@ -121,8 +121,8 @@ class ExtradictionSPGame(CrosswordGame):
         turn.phase, turn.writer, turn.write_from, turn.current = "writing", turn.asker, at, None
 
     # -- starting turns -------------------------------------------------------------------------
-    def _next_turn_due(self, event: Event) -> None:
-        """Close a finished turn so that ``event`` can start the next one."""
+    def _next_turn_due(self) -> None:
+        """Close a finished turn so that the event being applied can start the next one."""
         if self.turn.phase == "written":
             if self.total_turns is not None and self.turns_started >= self.total_turns:
                 raise errors.GameOver(f"The game is over: {self._rounds_text()} have been played.")
@@ -137,7 +137,7 @@ class ExtradictionSPGame(CrosswordGame):
     def _on_clue(self, event: Event) -> Outcome:
         if self.variant == "speed":
             raise errors.WrongPhase("Speed eXtraDICTION SP has no questions: players simply take turns writing.")
-        self._next_turn_due(event)
+        self._next_turn_due()
         turn = self.turn
         if turn.phase != "due":
             raise errors.WrongPhase(f"{turn.asker}'s question is already under way.")
@@ -236,7 +236,7 @@ class ExtradictionSPGame(CrosswordGame):
 
     # -- writing and challenges -----------------------------------------------------------------
     def _on_write(self, event: Event) -> Outcome:
-        self._next_turn_due(event)
+        self._next_turn_due()
         turn = self.turn
         if self.variant == "speed":
             self.order.check(event.player)
@@ -255,7 +255,7 @@ class ExtradictionSPGame(CrosswordGame):
         return Outcome(f"{written.explain()}{note}.", written)
 
     def _on_pass(self, event: Event) -> Outcome:
-        self._next_turn_due(event)
+        self._next_turn_due()
         turn = self.turn
         if self.variant == "speed":
             self.order.check(event.player, "play")
@@ -271,7 +271,7 @@ class ExtradictionSPGame(CrosswordGame):
         if self.board_full() or (self.total_turns is not None and self.turns_started >= self.total_turns):
             self.ended = True
 
-    def _challengeable(self, event: Event) -> Turn:
+    def _challengeable(self) -> Turn:
         turn = self.turn
         if turn.phase != "written" or turn.written is None or turn.written.removed:
             raise errors.WrongPhase("There is no answer to challenge: challenges come after a write, "
@@ -279,7 +279,7 @@ class ExtradictionSPGame(CrosswordGame):
         return turn.written
 
     def _on_challenge(self, event: Event) -> Outcome:
-        written = self._challengeable(event)
+        written = self._challengeable()
         if event.player == written.player:
             raise errors.WrongPhase(f"{event.player} cannot challenge her own answer.")
         reason = event.get("reason")
@@ -306,7 +306,7 @@ class ExtradictionSPGame(CrosswordGame):
         return grounds
 
     def _on_remove(self, event: Event) -> Outcome:
-        written = self._challengeable(event)
+        written = self._challengeable()
         self.remove_turn(written)
         return Outcome(f"{written.text} is removed and {written.player} loses its points.", written)
 
