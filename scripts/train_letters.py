@@ -3,10 +3,15 @@
 
     .venv/bin/python scripts/train_letters.py --out vision/models/letters.npz
 
-Every training image is rendered here from the stroke skeletons in ``vision/strokefont.py``
-(jittered strokes, random slant/aspect, marker thickness, camera blur, faded ink, noise). The
-real UNIPEN strokes (research-only licence) are *not* used for training; ``--check DIR`` only
-reports accuracy on the tuning contributors so that settings can be compared.
+Every training image is made here: letters from the stroke skeletons of
+``vision/strokefont.py`` (jittered, bowed, joined, slanted, marker-thick) are written on the
+built-in boards, photographed by the scene simulator (perspective, uneven light, glare, blur,
+noise) and cut out by the reader itself (:mod:`vision.letterdata`). A small convolutional
+network is trained on them with PyTorch (training only: the shipped weights run in NumPy) and
+its batch normalisation is folded into the convolutions on export.
+
+The real UNIPEN strokes (research-only licence) never train the model: ``--check FILE`` only
+reports accuracy on the *tuning* contributors so that settings can be compared.
 """
 
 from __future__ import annotations
@@ -16,127 +21,238 @@ import os
 import pathlib
 import sys
 import time
+from multiprocessing import Pool
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before NumPy loads: the machine is shared
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before NumPy loads: rendering runs in worker processes
 
-import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from vision.handwriting import render_letter  # noqa: E402
-from vision.letters import ALPHABET, LetterModel, features, normalise  # noqa: E402
+from vision.letters import ALPHABET, LetterModel  # noqa: E402
+
+BOARDS = ("extradiction", "extradiction-sp", "15x15")
 
 
-def camera_like(ink: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """What the reader's ink map of a square looks like: blurred, faded, noisy, resampled."""
-    size = ink.shape[0]
-    if rng.random() < 0.7:
-        ink = cv2.GaussianBlur(ink, (0, 0), rng.uniform(0.3, 1.3))
-    ink = ink * rng.uniform(0.45, 1.0)
-    ink = ink + rng.normal(0, rng.uniform(0, 0.06), ink.shape).astype(np.float32)
-    if rng.random() < 0.2:  # a glare patch washing part of the letter out
-        cx, cy, r = rng.uniform(0, size, 2).tolist() + [rng.uniform(0.1, 0.3) * size]
-        yy, xx = np.mgrid[:size, :size]
-        ink = ink * (1 - 0.7 * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)))
-    ink = np.clip(ink / max(float(ink.max()), 1e-3), 0, 1)
-    ink[ink < 0.15] = 0
-    return ink.astype(np.float32)
+def _board(name: str):
+    from tabletop.resources import load_board
+
+    if name == "15x15":
+        from tabletop.benchmarks.vision import board_15
+
+        return board_15()
+    return load_board(name)
 
 
-def make_set(n_per_letter: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    imgs, labels = [], []
-    for k, letter in enumerate(ALPHABET):
-        for _ in range(n_per_letter):
-            size = int(rng.integers(22, 56))
-            ink = render_letter(letter, size, rng, amount=float(rng.uniform(0.6, 1.8)))
-            imgs.append(normalise(camera_like(ink, rng)))
-            labels.append(k)
-    return features(np.stack(imgs)), np.array(labels)
+def _synthetic_job(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    seed, count = job
+    from vision.letterdata import scene_letter_images
+
+    from vision.handwriting import render_letter
+
+    rng = np.random.default_rng(seed)
+    letters = "".join(ALPHABET[i] for i in rng.integers(0, 26, count))
+
+    def wandering_hand(letter: str, size: int, r: np.random.Generator) -> np.ndarray:
+        return render_letter(letter, size, r, amount=float(r.uniform(0.6, 1.7)))
+
+    return scene_letter_images(_board(BOARDS[seed % len(BOARDS)]), letters, seed, wandering_hand)
 
 
-def train(x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, rng: np.random.Generator,
-          lr: float = 2e-3, decay: float = 1e-4, log=print) -> LetterModel:
-    mean, std = x.mean(0), x.std(0) + 1e-3
-    xs = (x - mean) / std
-    d = x.shape[1]
-    p = {"w1": rng.normal(0, np.sqrt(2 / d), (d, hidden)).astype(np.float32), "b1": np.zeros(hidden, np.float32),
-         "w2": rng.normal(0, np.sqrt(2 / hidden), (hidden, 26)).astype(np.float32), "b2": np.zeros(26, np.float32)}
-    m = {k: np.zeros_like(v) for k, v in p.items()}
-    v = {k: np.zeros_like(v) for k, v in p.items()}
-    step, batch = 0, 128
+def _real_job(job) -> tuple[np.ndarray, np.ndarray]:
+    seed, letters, strokes = job
+    from vision.letterdata import StrokeQueue, scene_letter_images
+
+    return scene_letter_images(_board(BOARDS[seed % len(BOARDS)]), letters, seed, StrokeQueue(strokes))
+
+
+def _run_jobs(fn, jobs, workers: int, log) -> tuple[np.ndarray, np.ndarray]:
+    images, labels = [], []
+    t0 = time.time()
+    pool = Pool(workers) if workers > 1 else None
+    try:
+        for k, (x, y) in enumerate(pool.imap(fn, jobs) if pool else map(fn, jobs)):
+            images.append(x)
+            labels.append(y)
+            if (k + 1) % max(1, len(jobs) // 10) == 0 or k + 1 == len(jobs):
+                log(f"  scenes {k + 1}/{len(jobs)} ({time.time() - t0:.0f} s)")
+    finally:
+        if pool:
+            pool.close()
+    return np.concatenate(images), np.concatenate(labels)
+
+
+def synthetic_set(scenes: int, seed: int, workers: int, log=print) -> tuple[np.ndarray, np.ndarray]:
+    """``scenes`` photographed boards of random synthetic letters (up to 160 letters each)."""
+    return _run_jobs(_synthetic_job, [(seed * 1_000_003 + k, 160) for k in range(scenes)], workers, log)
+
+
+def real_check_set(path: str, workers: int, log=print) -> tuple[np.ndarray, np.ndarray]:
+    """The UNIPEN tuning contributors' letters, written on boards and photographed (for --check only)."""
+    from vision.realdata import TUNING_CONTRIBUTORS, load_strokes
+
+    data = load_strokes(path)
+    tune = data.subset(np.isin(data.contributor, TUNING_CONTRIBUTORS))
+    order = np.random.default_rng(1).permutation(len(tune.labels))
+    jobs = [(900_000 + k, "".join(tune.labels[order[k:k + 120]]), [tune.strokes[i] for i in order[k:k + 120]])
+            for k in range(0, len(order), 120)]
+    return _run_jobs(_real_job, jobs, workers, log)
+
+
+def build_net(width: int):
+    import torch.nn as nn
+
+    c1, c2, c3, hidden = width, 2 * width, 4 * width, 8 * width
+    return nn.Sequential(
+        nn.Conv2d(1, c1, 3, padding=1), nn.BatchNorm2d(c1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(c1, c2, 3, padding=1), nn.BatchNorm2d(c2), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(c2, c3, 3, padding=1), nn.BatchNorm2d(c3), nn.ReLU(), nn.MaxPool2d(2, ceil_mode=True),
+        nn.Flatten(), nn.Dropout(0.3), nn.Linear(c3 * 16, hidden), nn.ReLU(), nn.Dropout(0.3), nn.Linear(hidden, 26))
+
+
+def augment(x):
+    """Random rotation, shear, stretch, shift and smooth elastic bend of a batch (B, 1, 28, 28),
+    and sometimes a thicker or thinner line: the hand varies more than the stroke font does."""
+    import torch
+    import torch.nn.functional as F
+
+    b = x.shape[0]
+    angle = (torch.rand(b) - 0.5) * 2 * np.radians(12)
+    shear = (torch.rand(b) - 0.5) * 0.5
+    sx, sy = torch.exp((torch.rand(b) - 0.5) * 0.4), torch.exp((torch.rand(b) - 0.5) * 0.3)
+    c, s = torch.cos(angle), torch.sin(angle)
+    theta = torch.zeros(b, 2, 3)
+    theta[:, 0, 0], theta[:, 0, 1] = c / sx, (shear - s) / sx
+    theta[:, 1, 0], theta[:, 1, 1] = s / sy, c / sy
+    theta[:, :, 2] = (torch.rand(b, 2) - 0.5) * 0.15
+    grid = F.affine_grid(theta, x.shape, align_corners=False)
+    wobble = F.interpolate(torch.randn(b, 2, 4, 4) * 0.06, size=x.shape[2:], mode="bicubic", align_corners=False)
+    grid = grid + wobble.permute(0, 2, 3, 1) * (torch.rand(b)[:, None, None, None] < 0.7)  # elastic bend
+    x = F.grid_sample(x, grid, align_corners=False)
+    pick = torch.rand(b)[:, None, None, None]
+    thick, thin = F.max_pool2d(x, 3, 1, 1), -F.max_pool2d(-x, 3, 1, 1)
+    return torch.where(pick < 0.15, thick, torch.where(pick > 0.9, thin, x))
+
+
+def train(images: np.ndarray, labels: np.ndarray, width: int, epochs: int, seed: int, log=print,
+          check: tuple[np.ndarray, np.ndarray] | None = None):
+    import torch
+    import torch.nn.functional as F
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(1)  # more threads thrash when the other core is busy
+    x = torch.tensor(images).float().div(255).unsqueeze(1)
+    y = torch.tensor(labels).long()
+    net = build_net(width)
+    batch = 256
+    steps = max(1, epochs * (len(x) // batch))
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    t0 = time.time()
     for epoch in range(epochs):
-        order = rng.permutation(len(xs))
-        rate = lr * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
-        loss_sum = 0.0
-        for start in range(0, len(order), batch):
+        net.train()
+        order = torch.randperm(len(x))
+        total, count = 0.0, 0
+        for start in range(0, max(1, len(x) - batch + 1), batch):
             idx = order[start:start + batch]
-            xb, yb = xs[idx], y[idx]
-            xb = xb * (rng.random(xb.shape) > 0.1) / 0.9  # input dropout
-            h = np.maximum(xb @ p["w1"] + p["b1"], 0)
-            mask = (rng.random(h.shape) > 0.3) / 0.7
-            hd = h * mask
-            z = hd @ p["w2"] + p["b2"]
-            z -= z.max(1, keepdims=True)
-            prob = np.exp(z)
-            prob /= prob.sum(1, keepdims=True)
-            loss_sum += -np.log(prob[np.arange(len(yb)), yb] + 1e-9).sum()
-            g = prob
-            g[np.arange(len(yb)), yb] -= 1
-            g /= len(yb)
-            grads = {"w2": hd.T @ g + decay * p["w2"], "b2": g.sum(0)}
-            gh = (g @ p["w2"].T) * mask * (h > 0)
-            grads["w1"] = xb.T @ gh + decay * p["w1"]
-            grads["b1"] = gh.sum(0)
-            step += 1
-            for k in p:
-                m[k] = 0.9 * m[k] + 0.1 * grads[k]
-                v[k] = 0.999 * v[k] + 0.001 * grads[k] ** 2
-                mh, vh = m[k] / (1 - 0.9 ** step), v[k] / (1 - 0.999 ** step)
-                p[k] -= (rate * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
-        log(f"epoch {epoch + 1}/{epochs}: loss {loss_sum / len(xs):.3f}")
-    p.update(mean=mean.astype(np.float32), std=std.astype(np.float32), temperature=np.float32(1.0))
-    return LetterModel(p)
+            loss = F.cross_entropy(net(augment(x[idx])), y[idx], label_smoothing=0.1)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if sched.last_epoch + 1 < steps:
+                sched.step()
+            total, count = total + loss.item(), count + 1
+        note = ""
+        if check is not None:
+            note = f", tuning accuracy {accuracy(export(net), *check):.4f}"
+        log(f"epoch {epoch + 1}/{epochs}: loss {total / max(1, count):.3f}{note} ({time.time() - t0:.0f} s)")
+    return net
 
 
-def accuracy(model: LetterModel, x: np.ndarray, y: np.ndarray) -> float:
-    return float((model.predict_proba_features(x).argmax(1) == y).mean())
+def export(net, temperature: float = 1.0) -> LetterModel:
+    """The trained network as a NumPy :class:`LetterModel` (batch norm folded into each convolution)."""
+    import torch.nn as nn
+
+    params: dict[str, np.ndarray] = {}
+    layers = list(net)
+    convs = [(layers[i], layers[i + 1]) for i in range(len(layers) - 1) if isinstance(layers[i], nn.Conv2d)]
+    for k, (conv, bn) in enumerate(convs):
+        w = conv.weight.detach().numpy()
+        b = conv.bias.detach().numpy()
+        scale = (bn.weight / (bn.running_var + bn.eps).sqrt()).detach().numpy()
+        shift = bn.bias.detach().numpy() - bn.running_mean.detach().numpy() * scale
+        params[f"conv{k}_w"] = (w * scale[:, None, None, None]).transpose(2, 3, 1, 0)  # 3, 3, in, out
+        params[f"conv{k}_b"] = b * scale + shift
+    dense = [m for m in layers if isinstance(m, nn.Linear)]
+    for k, lin in enumerate(dense):
+        params[f"fc{k}_w"] = lin.weight.detach().numpy().T
+        params[f"fc{k}_b"] = lin.bias.detach().numpy()
+    params["temperature"] = np.float32(temperature)
+    return LetterModel(params)
+
+
+def accuracy(model: LetterModel, images: np.ndarray, labels: np.ndarray) -> float:
+    probs = np.concatenate([model.predict_proba_images(images[i:i + 2000].astype(np.float32) / 255)
+                            for i in range(0, len(images), 2000)])
+    return float((probs.argmax(1) == labels).mean())
+
+
+def fit_temperature(model: LetterModel, images: np.ndarray, labels: np.ndarray) -> float:
+    """The softmax temperature that makes the probabilities honest (least log-loss) on a check set;
+    word decoding weighs letters by these probabilities."""
+    z = model.logits(images.astype(np.float32) / 255)
+
+    def log_loss(t: float) -> float:
+        zt = z / t
+        zt = zt - zt.max(1, keepdims=True)
+        return float(-(zt[np.arange(len(labels)), labels] - np.log(np.exp(zt).sum(1))).mean())
+
+    return min(np.arange(0.5, 4.01, 0.1), key=log_loss).round(2).item()
+
+
+def confusions(model: LetterModel, images: np.ndarray, labels: np.ndarray, worst: int = 8) -> list:
+    """The letters most often misread: (errors, letter, what it was most often read as)."""
+    pred = model.predict_proba_images(images.astype(np.float32) / 255).argmax(1)
+    table = np.zeros((26, 26), int)
+    np.add.at(table, (labels, pred), 1)
+    np.fill_diagonal(table, 0)
+    rows = sorted(range(26), key=lambda i: -table[i].sum())[:worst]
+    return [(int(table[i].sum()), ALPHABET[i], ALPHABET[int(table[i].argmax())]) for i in rows]
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="vision/models/letters.npz")
-    ap.add_argument("--per-letter", type=int, default=3500, help="training images per letter")
-    ap.add_argument("--epochs", type=int, default=18)
-    ap.add_argument("--hidden", type=int, default=512)
+    ap.add_argument("--scenes", type=int, default=1600, help="photographed boards of synthetic letters (160 each)")
+    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--width", type=int, default=24, help="channels of the first convolution")
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--temperature", type=float, default=3.0, help="softmax temperature stored with the model (3 was tuned on the tuning contributors)")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--temperature", type=float, help="softmax temperature stored with the model "
+                    "(default: fitted on the --check set, else 1)")
     ap.add_argument("--check", metavar="NPZ", help="UNIPEN strokes file: report accuracy on the TUNING contributors only")
     args = ap.parse_args(argv)
-    rng = np.random.default_rng(args.seed)
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("training needs PyTorch: .venv/bin/pip install -e '.[train]'", file=sys.stderr)
+        return 2
     t0 = time.time()
-    x, y = make_set(args.per_letter, rng)
-    xv, yv = make_set(max(20, args.per_letter // 10), np.random.default_rng(args.seed + 1))
-    print(f"rendered {len(x)} training images in {time.time() - t0:.0f} s")
-    model = train(x, y, args.hidden, args.epochs, rng)
-    model.params["temperature"] = np.float32(args.temperature)
-    print(f"synthetic validation accuracy {accuracy(model, xv, yv):.4f}")
-    if args.check:
-        from vision.realdata import TUNING_CONTRIBUTORS, load_strokes, render_sample
-
-        data = load_strokes(args.check)
-        tune = data.subset(np.isin(data.contributor, TUNING_CONTRIBUTORS))
-        r = np.random.default_rng(5)
-        inks = [camera_like(render_sample(s, int(r.integers(28, 48)), r), r) for s in tune.strokes]
-        pred = model.predict_proba(inks).argmax(1)
-        truth = np.array([ALPHABET.index(c) for c in tune.labels])
-        print(f"tuning contributors ({', '.join(TUNING_CONTRIBUTORS)}): {(pred == truth).mean():.4f} on {len(truth)}")
-        conf = np.zeros((26, 26), int)
-        np.add.at(conf, (truth, pred), 1)
-        worst = sorted(((conf[i].sum() - conf[i, i]) / max(1, conf[i].sum()), ALPHABET[i],
-                        ALPHABET[int(np.argsort(conf[i])[-2] if conf[i].argmax() == i else conf[i].argmax())])
-                       for i in range(26))[-8:]
-        print("worst letters (error, letter, most confused with):", [(round(e, 3), a, b) for e, a, b in worst])
+    print(f"rendering {args.scenes} scenes of synthetic handwriting ...")
+    x, y = synthetic_set(args.scenes, args.seed, args.workers)
+    xv, yv = synthetic_set(max(2, args.scenes // 20), args.seed + 1, args.workers, log=lambda *a: None)
+    print(f"{len(x)} training images in {time.time() - t0:.0f} s")
+    check = real_check_set(args.check, args.workers, log=lambda *a: None) if args.check else None
+    net = train(x, y, args.width, args.epochs, args.seed, check=check)
+    model = export(net)
+    temperature = args.temperature
+    if temperature is None:
+        temperature = fit_temperature(model, *check) if check is not None else 1.0
+    model.params["temperature"] = np.float32(temperature)
+    print(f"synthetic validation accuracy {accuracy(model, xv, yv):.4f} on {len(yv)}; temperature {temperature}")
+    if check is not None:
+        print(f"tuning contributors: {accuracy(model, *check):.4f} on {len(check[1])}")
+        print("most misread (errors, letter, read as):", confusions(model, *check))
     out = pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)

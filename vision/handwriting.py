@@ -31,23 +31,36 @@ def _smooth(points: np.ndarray, passes: int = 2) -> np.ndarray:
 
 
 def jitter_glyph(letter: str, rng: np.random.Generator, amount: float = 1.0) -> list[np.ndarray]:
-    """One random handwritten instance of ``letter`` as strokes in (roughly) the unit box."""
+    """One random handwritten instance of ``letter`` as strokes in (roughly) the unit box.
+
+    On top of the chosen allograph: one global slant/rotation/aspect, a smooth warp of the key
+    points, bowed straight segments, strokes that miss each other a little, sometimes strokes
+    joined without lifting the pen, tremor, over/undershoot at the ends and rounded corners."""
     variants = GLYPHS[letter]
-    strokes = variants[rng.integers(len(variants))]
+    strokes = [np.asarray(s, dtype=np.float64) for s in variants[rng.integers(len(variants))]]
     # one global affine: slant, rotation, aspect
     shear = rng.normal(0, 0.18 * amount)
-    rot = np.radians(rng.normal(0, 5 * amount))
+    rot = np.radians(rng.normal(0, 6 * amount))
     sx = np.exp(rng.normal(-0.1, 0.25 * amount))
     affine = np.array([[np.cos(rot), -np.sin(rot)], [np.sin(rot), np.cos(rot)]]) @ np.array([[sx, shear], [0, 1]])
     # a smooth random warp of the letter's key points (so shared corners move together)
     warp = rng.normal(0, 0.07 * amount, (3, 3, 2))
+    joined = [strokes[0]]
+    for s in strokes[1:]:  # sometimes the pen is not lifted between two strokes
+        if rng.random() < 0.15 * amount:
+            joined[-1] = np.vstack([joined[-1], s])
+        else:
+            joined.append(s)
+    strokes = joined
     out = []
-    for stroke in strokes:
-        p = np.asarray(stroke, dtype=np.float64)
+    for p in strokes:
         u, v = np.clip(p[:, 0], 0, 1), np.clip(p[:, 1], 0, 1)
         wu = np.stack([(1 - u) ** 2, 2 * u * (1 - u), u ** 2], 1)
         wv = np.stack([(1 - v) ** 2, 2 * v * (1 - v), v ** 2], 1)
         p = p + np.einsum("ni,nj,ijk->nk", wv, wu, warp)
+        p = _bow(p, rng, 0.08 * amount)
+        if len(strokes) > 1:
+            p = p + rng.normal(0, 0.025 * amount, 2)  # strokes that do not quite meet
         p = p + rng.normal(0, 0.018 * amount, p.shape)  # per point tremor
         if len(p) >= 2 and rng.random() < 0.5:  # over/undershoot the ends
             for end, nxt in ((0, 1), (-1, -2)):
@@ -55,9 +68,23 @@ def jitter_glyph(letter: str, rng: np.random.Generator, amount: float = 1.0) -> 
                 n = np.linalg.norm(d)
                 if n > 1e-6:
                     p[end] = p[end] + d / n * rng.normal(0.0, 0.05 * amount)
-        p = _smooth(_densify(p), 1 + int(rng.integers(2)))
+        p = _smooth(_densify(p), 1 + int(rng.integers(3)))
         out.append((p - 0.5) @ affine.T + 0.5)
     return out
+
+
+def _bow(p: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
+    """Bend each long straight segment sideways through its midpoint: a hand rarely draws a
+    ruler-straight line."""
+    pts = [p[0]]
+    for a, b in zip(p[:-1], p[1:]):
+        d = b - a
+        n = float(np.hypot(*d))
+        if n > 0.25:
+            normal = np.array([-d[1], d[0]]) / n
+            pts.append((a + b) / 2 + normal * n * rng.normal(0, amount))
+        pts.append(b)
+    return np.array(pts)
 
 
 def _densify(p: np.ndarray, step: float = 0.12) -> np.ndarray:
@@ -107,5 +134,5 @@ def render_letter(letter: str, size: int, rng: np.random.Generator, thickness: f
     """An ink map of one synthetic handwritten ``letter`` in a ``size`` x ``size`` square;
     ``amount`` scales how much the hand wanders from the skeleton."""
     if thickness is None:
-        thickness = size * rng.uniform(0.05, 0.17)
+        thickness = size * rng.uniform(0.05, 0.14)
     return draw_strokes(jitter_glyph(letter, rng, amount), size, letter_box(size, rng), thickness)

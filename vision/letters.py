@@ -1,7 +1,7 @@
 """Letter recognition: an ink map of one square -> a probability for each of the 26 capitals.
 
-The model is a small multilayer perceptron evaluated with NumPy on two kinds of features of
-the size-normalised ink (the 28x28 image itself and HOG orientation histograms at two scales, computed in NumPy).
+The model is a small convolutional network, evaluated with NumPy alone, on the size-normalised
+28x28 ink.
 Weights ship in ``vision/models/letters.npz``, produced by ``scripts/train_letters.py`` from
 the project's own synthetic handwriting (:mod:`vision.handwriting`) only.
 
@@ -46,43 +46,37 @@ def normalise(ink: np.ndarray, threshold: float = 0.25) -> np.ndarray:
     return out
 
 
-def hog(images: np.ndarray, cell: int = 7, bins: int = 9) -> np.ndarray:
-    """Histograms of unsigned gradient orientation, 7x7-pixel cells, L2-normalised over 2x2 blocks
-    (a NumPy HOG: 3x3 blocks x 4 cells x 9 bins = 324 numbers for a 28x28 image)."""
-    n, h, w = images.shape
-    pad = np.pad(images, ((0, 0), (1, 1), (1, 1)), mode="edge")
-    gx = pad[:, 1:-1, 2:] - pad[:, 1:-1, :-2]
-    gy = pad[:, 2:, 1:-1] - pad[:, :-2, 1:-1]
-    mag = np.hypot(gx, gy)
-    pos = (np.arctan2(gy, gx) % np.pi) / np.pi * bins - 0.5
-    lo = np.floor(pos).astype(int)
-    frac = pos - lo
-    ch, cw = h // cell, w // cell
-    hist = np.zeros((n, ch, cw, bins), np.float32)
-    cy = np.repeat(np.arange(h) // cell, w).reshape(h, w)
-    cx = np.tile(np.arange(w) // cell, h).reshape(h, w)
-    ii = np.broadcast_to(np.arange(n)[:, None, None], mag.shape)
-    cyb, cxb = np.broadcast_to(cy, mag.shape), np.broadcast_to(cx, mag.shape)
-    np.add.at(hist, (ii, cyb, cxb, lo % bins), mag * (1 - frac))
-    np.add.at(hist, (ii, cyb, cxb, (lo + 1) % bins), mag * frac)
-    blocks = np.concatenate([hist[:, :-1, :-1], hist[:, 1:, :-1], hist[:, :-1, 1:], hist[:, 1:, 1:]], axis=3)
-    blocks = blocks / np.sqrt((blocks ** 2).sum(3, keepdims=True) + 1e-3)
-    return blocks.reshape(n, -1)
+def _conv3x3(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """3x3 convolution, 'same' padding, on NHWC images; ``w`` is (3, 3, C_in, C_out).
+    The nine shifted copies are gathered into one matrix and multiplied once."""
+    n, h, wd, c = x.shape
+    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    cols = np.empty((n, h, wd, 3, 3, c), np.float32)
+    for dy in range(3):
+        for dx in range(3):
+            cols[:, :, :, dy, dx, :] = xp[:, dy:dy + h, dx:dx + wd, :]
+    return (cols.reshape(n * h * wd, 9 * c) @ w.reshape(9 * c, -1) + b).reshape(n, h, wd, -1)
 
 
-def features(norm_images: np.ndarray) -> np.ndarray:
-    """Feature rows for a stack of normalised 28x28 images: pixels (784) + HOG on 7-pixel cells
-    (324) + HOG on 4-pixel cells (1296)."""
-    norm_images = np.asarray(norm_images, np.float32)
-    return np.hstack([norm_images.reshape(len(norm_images), -1), hog(norm_images),
-                      hog(norm_images, cell=4)]).astype(np.float32)
+def _maxpool2(x: np.ndarray) -> np.ndarray:
+    """2x2 max pooling of NHWC images; an odd side keeps its last row/column (ceil mode)."""
+    n, h, w, c = x.shape
+    if h % 2 or w % 2:
+        x = np.pad(x, ((0, 0), (0, h % 2), (0, w % 2), (0, 0)), constant_values=-np.inf)
+    n, h, w, c = x.shape
+    return x.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
 
 
 class LetterModel:
-    """A 2-layer perceptron: standardise -> dense -> ReLU -> dense -> softmax."""
+    """A small convolutional network evaluated in NumPy: three blocks of (3x3 convolution with
+    batch normalisation folded in, ReLU, 2x2 max pooling), then dense -> ReLU -> dense -> softmax.
+
+    Parameters (``conv0_w`` ... ``fc1_b``, ``temperature``) come from ``scripts/train_letters.py``.
+    """
 
     def __init__(self, params: dict[str, np.ndarray]):
         self.params = {k: np.asarray(v, np.float32) for k, v in params.items()}
+        self.depth = sum(1 for k in self.params if k.startswith("conv") and k.endswith("_w"))
 
     @classmethod
     def load(cls, path: str | pathlib.Path = MODEL_PATH) -> "LetterModel":
@@ -90,18 +84,22 @@ class LetterModel:
             return cls({k: data[k] for k in data.files})
 
     def save(self, path: str | pathlib.Path) -> None:
-        """Weights stored as float16 (half the size; the accuracy change is nil), rest float32."""
-        np.savez_compressed(path, **{k: v.astype(np.float16) if k.startswith("w") else v for k, v in self.params.items()})
+        """Weights stored as float16 (half the size; the accuracy change is nil), biases float32."""
+        np.savez_compressed(path, **{k: v.astype(np.float16) if k.endswith("_w") else v for k, v in self.params.items()})
 
-    def logits(self, feats: np.ndarray) -> np.ndarray:
+    def logits(self, images: np.ndarray) -> np.ndarray:
+        """Raw class scores (N, 26) for normalised 28x28 images (N, 28, 28)."""
         p = self.params
-        x = (feats - p["mean"]) / p["std"]
-        # einsum, not BLAS: multithreaded BLAS on a few rows is slower than a plain loop on a busy Pi
-        h = np.maximum(np.einsum("ij,jk->ik", x, p["w1"]) + p["b1"], 0)
-        return np.einsum("ij,jk->ik", h, p["w2"]) + p["b2"]
+        x = np.asarray(images, np.float32)[:, :, :, None]
+        for k in range(self.depth):
+            x = _maxpool2(np.maximum(_conv3x3(x, p[f"conv{k}_w"], p[f"conv{k}_b"]), 0))
+        x = x.transpose(0, 3, 1, 2).reshape(len(x), -1)  # channel-major, as the trainer flattens
+        h = np.maximum(x @ p["fc0_w"] + p["fc0_b"], 0)
+        return h @ p["fc1_w"] + p["fc1_b"]
 
-    def predict_proba_features(self, feats: np.ndarray) -> np.ndarray:
-        z = self.logits(feats) / float(self.params.get("temperature", np.float32(1.0)))
+    def predict_proba_images(self, images: np.ndarray) -> np.ndarray:
+        """Probabilities (N, 26) for normalised 28x28 images."""
+        z = self.logits(images) / float(self.params.get("temperature", np.float32(1.0)))
         z = z - z.max(1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(1, keepdims=True)
@@ -110,7 +108,7 @@ class LetterModel:
         """Probabilities (N, 26) for a stack or list of ink maps (any size each)."""
         if len(inks) == 0:
             return np.zeros((0, 26), np.float32)
-        return self.predict_proba_features(features(np.stack([normalise(i) for i in inks])))
+        return self.predict_proba_images(np.stack([normalise(i) for i in inks]))
 
 
 _DEFAULT: LetterModel | None = None

@@ -24,19 +24,8 @@ def board_15() -> object:
     return parse_board(f"name = 'test 15'\nrows = 15\ncols = 15\n[layers]\nvalues = {values}\nzones = {zones}".replace("'", '"'))
 
 
-class SampleQueue:
-    """An ink renderer for scenes that draws given recorded strokes, in order."""
-
-    def __init__(self, samples):
-        self.samples = list(samples)
-
-    def __call__(self, letter, size, rng):
-        from vision.realdata import render_sample
-
-        return render_sample(self.samples.pop(0), size, rng)
-
-
 def _letters_scenes(boards, data, n_scenes, per_scene, rng, tess_budget, log):
+    from vision.letterdata import StrokeQueue
     from vision.letters import ALPHABET
     from vision.reader import BoardReader
     from vision.scene import make_scene
@@ -54,7 +43,7 @@ def _letters_scenes(boards, data, n_scenes, per_scene, rng, tess_budget, log):
         chosen = [squares[i] for i in rng.choice(len(squares), min(per_scene, len(squares)), replace=False)]
         idx = rng.choice(len(data.labels), len(chosen), replace=False)
         letters = {sq: data.labels[i] for sq, i in zip(chosen, idx)}
-        scene = make_scene(board, letters, seed=int(rng.integers(1 << 30)), ink_renderer=SampleQueue(data.strokes[i] for i in idx))
+        scene = make_scene(board, letters, seed=int(rng.integers(1 << 30)), ink_renderer=StrokeQueue(data.strokes[i] for i in idx))
         reader = readers[board.name]
         try:
             read = reader.read(scene.frame)
@@ -105,6 +94,7 @@ def _tesseract_square(canon, sq, cell):
 
 
 def _word_scenes(board, data, words, n_scenes, rng, lexicon_index, log):
+    from vision.letterdata import StrokeQueue
     from vision.reader import BoardReader
     from vision.scene import make_scene
 
@@ -126,7 +116,7 @@ def _word_scenes(board, data, words, n_scenes, rng, lexicon_index, log):
                 letters[sq] = ch
                 samples.append(data.strokes[pool[int(rng.integers(len(pool)))]])
             placed.append((word, tuple(squares)))
-        scene = make_scene(board, letters, seed=int(rng.integers(1 << 30)), ink_renderer=SampleQueue(samples), ink=None)
+        scene = make_scene(board, letters, seed=int(rng.integers(1 << 30)), ink_renderer=StrokeQueue(samples), ink=None)
         try:
             read = reader.read(scene.frame)
         except Exception as error:  # noqa: BLE001

@@ -35,6 +35,6 @@ def test_training_script_runs_on_a_tiny_set(tmp_path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     out = tmp_path / "tiny.npz"
-    assert module.main(["--per-letter", "4", "--epochs", "1", "--hidden", "16", "--out", str(out)]) == 0
+    assert module.main(["--scenes", "2", "--epochs", "1", "--width", "4", "--workers", "1", "--out", str(out)]) == 0
     model = LetterModel.load(out)
     assert model.predict_proba([render_letter("A", 32, np.random.default_rng(0))]).shape == (1, 26)
