@@ -4,7 +4,8 @@ The photo is compared with the board's own printed look (the reference drawing a
 scale): light is normalised by the ratio photo/reference, then *ink* is whatever is darker than
 anything printed nearby, so square colours, value digits, stars, '!' marks and zone lines never
 read as ink. Large solid changes (a hand, an arm, a pen held over the board) make squares
-*occluded*.
+*occluded*; letters never do, however densely the board is written: strokes are removed before
+anything is joined, and only across printed lines (see :meth:`CellJudge._objects`).
 
 >>> EMPTY, INK, OCCLUDED
 (0, 1, 2)
@@ -78,12 +79,21 @@ class CellJudge:
         step = max(2, cell // 6)
         self.bright = (self.ref_min.min(axis=2) > 0.5).astype(np.float32)[:, :, None]  # plain paper: light probe
         self.bright3 = np.repeat(self.bright, 3, axis=2)
+        self.printed = (self.bright[:, :, 0] == 0).astype(np.uint8)  # lines, digits, marks: nothing looks darker
         self.ref_chroma = cv2.dilate(_chroma(self.ref), np.ones((k, k), np.uint8))
         self.ref_safe = np.maximum(self.ref, 0.05)
         self.bright_small = cv2.resize(self.bright[:, :, 0], (w // step, h // step), interpolation=cv2.INTER_AREA)
+        hs, ws = self.bright_small.shape
+        yy, xx = np.mgrid[0:hs, 0:ws].astype(np.float32)
+        xx, yy = xx / ws - 0.5, yy / hs - 0.5
+        self.light_design = np.stack([np.ones_like(xx), xx, yy, xx * xx, xx * yy, yy * yy], -1).reshape(-1, 6)
+        every_other = np.zeros((hs, ws), bool)
+        every_other[::2, ::2] = True  # a quarter of the blocks is plenty for six coefficients
+        self.paper_blocks = (self.bright_small > 0.99).astype(np.float32)[:, :, None]  # all plain paper
+        self.light_probes = np.flatnonzero(self.paper_blocks[:, :, 0] * every_other)
         self.ink_threshold, self.min_ink = ink_threshold, min_ink
         self.solid_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(cell * 0.45) | 1,) * 2)
-        self.bridge_kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (int(cell * 0.2) | 1,) * 2)
+        self.bridge_kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (int(cell * 0.4) | 1,) * 2)  # > a zone line
         self.grow_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(cell * 0.9) | 1,) * 2)
         self.light_kernel = np.ones((3, 3), np.uint8)
         inner = np.zeros((cell, cell), bool)
@@ -93,56 +103,93 @@ class CellJudge:
 
     def analyse(self, canon_bgr: np.ndarray) -> CellAnalysis:
         obs = canon_bgr.astype(np.float32) / 255.0
-        ratio = cv2.multiply(cv2.divide(obs, self.ref_safe), self.bright3)
-        h, w = ratio.shape[:2]
-        step = max(2, self.cell // 6)
-        num = cv2.resize(ratio, (w // step, h // step), interpolation=cv2.INTER_AREA)
+        h, w = obs.shape[:2]
+        num = self._paper_ratio(obs)
         small = num / np.maximum(self.bright_small, 1e-3)[:, :, None]
         small = cv2.dilate(small, self.light_kernel)  # ink only lowers the ratio: take the local max
         small = cv2.GaussianBlur(small, (0, 0), 1.5)
         light = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
         norm = cv2.divide(obs, cv2.max(light, 0.05))
         darkness = _channel_max(cv2.subtract(self.ref_min, norm))
-        smooth = cv2.resize(self._smooth_light(num), (w, h), interpolation=cv2.INTER_LINEAR)
-        flat = cv2.divide(obs, cv2.max(smooth, 0.05))
+        flat = cv2.divide(obs, cv2.max(self._board_light(num, (w, h)), 0.05))
+        return self._judge(darkness, self._objects(obs, flat))
+
+    def light(self, canon_bgr: np.ndarray) -> np.ndarray:
+        """The board-wide light of a canonical image (photo / printed look, per channel), as the
+        occlusion test sees it: ``(h, w, 3)`` float32, 1.0 where the paper looks as printed."""
+        obs = canon_bgr.astype(np.float32) / 255.0
+        return self._board_light(self._paper_ratio(obs), obs.shape[1::-1])
+
+    def _paper_ratio(self, obs: np.ndarray) -> np.ndarray:
+        """Photo / printed look on plain paper (zero elsewhere), summed into light-probe blocks of
+        a sixth of a square (divide by ``bright_small`` for the mean)."""
+        h, w = obs.shape[:2]
+        step = max(2, self.cell // 6)
+        ratio = cv2.multiply(cv2.divide(obs, self.ref_safe), self.bright3)
+        return cv2.resize(ratio, (w // step, h // step), interpolation=cv2.INTER_AREA)
+
+    def _objects(self, obs: np.ndarray, flat: np.ndarray) -> np.ndarray:
+        """Mask of foreign objects (hands, arms, pens) on the canonical image, ``flat`` being the
+        photo divided by the board-wide light.
+
+        A pixel *changed* when it is darker than anything printed near it or more colourful than
+        the print there (skin, sleeves). The changes are opened with a disc of 0.45 square first,
+        so marker strokes vanish however close together they are (letters in neighbouring squares,
+        touching the borders); the solid pieces left are then joined across printed lines and
+        digits (under a hand nothing there can look darker), never across paper. Pieces of more
+        than 1.5 squares are objects; they take back the changed pixels they touch (fingers, edges
+        washed out by glare) and are grown by most of a square (shadows, soft edges)."""
         saturated = _channel_min(obs) > 0.97  # glare: brighter than the light model can say, never "darker"
         darker = (_channel_max(cv2.subtract(self.ref_min, flat)) > 0.22) & ~saturated
         recoloured = cv2.subtract(_chroma(flat), self.ref_chroma) > 0.16  # skin or sleeve on plain paper
         change = (darker | recoloured).astype(np.uint8)
-        change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, self.bridge_kernel)  # across covered grid lines
-        solid = cv2.morphologyEx(change, cv2.MORPH_OPEN, self.solid_kernel)
+        solid = self._join_across_print(cv2.morphologyEx(change, cv2.MORPH_OPEN, self.solid_kernel))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
-        blob = stats[:, cv2.CC_STAT_AREA] < 1.5 * self.cell * self.cell  # a letter's blob, not a hand
-        blob[0] = True  # the background
-        solid = np.where(blob[labels], 0, 1).astype(np.uint8) if n > 1 else solid
-        solid = cv2.dilate(solid, self.grow_kernel)
-        return self._judge(darkness, solid)
+        large = stats[:, cv2.CC_STAT_AREA] >= 1.5 * self.cell * self.cell  # not the solid heart of a letter
+        large[0] = False  # the background
+        if not large.any():
+            return np.zeros_like(solid)
+        objects = large[labels]
+        n, labels = cv2.connectedComponents(self._join_across_print(change | objects.astype(np.uint8)), connectivity=8)
+        touched = np.zeros(n, bool)
+        touched[labels[objects]] = True
+        return cv2.dilate(touched[labels].astype(np.uint8), self.grow_kernel)
 
-    def _smooth_light(self, num: np.ndarray) -> np.ndarray:
+    def _join_across_print(self, mask: np.ndarray) -> np.ndarray:
+        """``mask`` with the printed pixels between its parts filled (up to a zone line's width)."""
+        return mask | (cv2.morphologyEx(mask, cv2.MORPH_CLOSE, self.bridge_kernel) & self.printed)
+
+    def _board_light(self, num: np.ndarray, size: tuple[int, int]) -> np.ndarray:
         """Board-wide light as a quadratic surface fitted to the paper (robust to a hand over a
-        quarter of the board, which a local estimate would take for shade)."""
-        num = cv2.resize(num, (max(4, num.shape[1] // 4), max(4, num.shape[0] // 4)), interpolation=cv2.INTER_AREA)
-        bright = cv2.resize(self.bright_small, (num.shape[1], num.shape[0]), interpolation=cv2.INTER_AREA)
-        hs, ws = num.shape[:2]
-        yy, xx = np.mgrid[0:hs, 0:ws].astype(np.float32)
-        xx, yy = xx / ws - 0.5, yy / hs - 0.5
-        design = np.stack([np.ones_like(xx), xx, yy, xx * xx, xx * yy, yy * yy], -1).reshape(-1, 6)
-        weight = bright.reshape(-1) > 0.9
-        target = num.reshape(-1, 3) / np.maximum(bright.reshape(-1, 1), 1e-3)
-        level = target.max(axis=1)  # brightest channel: least changed by a hand, coloured ink or tint
-        use = weight.copy()
-        fit = np.ones(hs * ws, np.float32)
+        quarter of the board, which a local estimate would take for shade).
+
+        Fitted on the light-probe blocks (a sixth of a square) that are all plain paper, each
+        taking the brightest such block round it, so ink never lowers it: a board written in
+        every square still leaves hundreds of them. Blocks darkened by a hand or a shadow, or
+        brightened by glare, are dropped as outliers."""
+        probes = self.light_design[self.light_probes]
+        paper = num * self.paper_blocks / np.maximum(self.bright_small, 1e-3)[:, :, None]
+        paper = cv2.dilate(paper, self.light_kernel)  # ink only darkens: the brightest paper block nearby
+        target = paper.reshape(-1, 3)[self.light_probes]
+        # the dimmest channel: glare adds white light, which lifts a tinted square's weak channel
+        # far above the light it gets, but leaves the dimmest one as on white paper
+        level = target.min(axis=1)
+        use = np.ones(len(level), bool)
+        coef = np.array([1, 0, 0, 0, 0, 0], np.float32)
         for _ in range(4):
             if use.sum() < 12:
                 break
-            coef, *_ = np.linalg.lstsq(design[use], level[use], rcond=None)
-            fit = design @ coef
-            use = weight & (np.abs(level - fit) < 0.08)  # drop hands, ink, shadows and glare
-        gains = np.median(target[use] / np.maximum(level[use, None], 1e-3), axis=0) if use.sum() else np.ones(3)
+            a = probes[use]
+            coef = np.linalg.solve(a.T @ a + 1e-6 * np.eye(6), a.T @ level[use])  # normal equations: 6 unknowns
+            use = np.abs(level - probes @ coef) < 0.08  # drop hands, ink, shadows and glare
+        fit = self.light_design @ coef
         if use.sum():  # a quadratic may overshoot at the board's edges: stay within what the paper shows
+            gains = np.median(target[use] / np.maximum(level[use, None], 1e-3), axis=0)
             fit = np.clip(fit, np.percentile(level[use], 1), np.percentile(level[use], 99))
-        fit = fit[:, None] * gains[None, :]
-        return fit.reshape(hs, ws, 3)
+        else:
+            gains = np.ones(3)
+        fit = (fit[:, None] * gains[None, :]).reshape(*num.shape[:2], 3).astype(np.float32)
+        return cv2.resize(fit, size, interpolation=cv2.INTER_LINEAR)
 
     def _cells(self, image: np.ndarray) -> np.ndarray:
         rows, cols, c = self.board.rows, self.board.cols, self.cell

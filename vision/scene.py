@@ -38,6 +38,7 @@ class Scene:
     print_origin: tuple[float, float]
     hand_squares: set = field(default_factory=set)  #: squares the hand covers at least partly
     hand: bool = False
+    hand_cover: dict = field(default_factory=dict)  #: square -> share of it under the hand or pen (0..1]
 
 
 def printed_with_letters(board: Board, letters: dict, cell: float, rng: np.random.Generator,
@@ -164,6 +165,7 @@ def make_scene(board: Board, letters: dict[Square, str] | None = None, *, seed: 
     light *= rng.uniform(0.7, 1.05)
     frame *= light[:, :, None]
     hand_squares: set = set()
+    hand_cover: dict = {}
     glare_rng, rng = rng, np.random.default_rng([seed, 4, hand_seed])
     if hand or pen:
         quad = cv2.perspectiveTransform(np.array([[[origin[0], origin[1]]],
@@ -189,8 +191,10 @@ def make_scene(board: Board, letters: dict[Square, str] | None = None, *, seed: 
         back = cv2.warpPerspective(mask, inv, (pw, ph), flags=cv2.INTER_NEAREST)
         for sq in board.squares():
             x0, y0 = int(origin[0] + sq.col * print_cell), int(origin[1] + sq.row * print_cell)
-            if back[y0:y0 + int(print_cell), x0:x0 + int(print_cell)].any():
+            share = float(np.count_nonzero(back[y0:y0 + int(print_cell), x0:x0 + int(print_cell)])) / int(print_cell) ** 2
+            if share > 0:
                 hand_squares.add(sq)
+                hand_cover[sq] = share
     rng = glare_rng
     if glare:
         for _ in range(rng.integers(1, 3)):
@@ -204,7 +208,7 @@ def make_scene(board: Board, letters: dict[Square, str] | None = None, *, seed: 
     level = rng.uniform(1.5, 5) if noise is None else noise
     frame += np.random.default_rng([seed, 5, frame_no]).normal(0, level, frame.shape).astype(np.float32)
     frame = np.clip(frame, 0, 255).astype(np.uint8)
-    return Scene(frame, h, print_cell, origin, hand_squares, hand or pen)
+    return Scene(frame, h, print_cell, origin, hand_squares, hand or pen, hand_cover)
 
 
 def render_scene(board: Board, letters: dict[Square, str] | None = None, *, seed: int = 0, hand: bool = False,
