@@ -17,6 +17,7 @@ reports accuracy on the *tuning* contributors so that settings can be compared.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import pathlib
 import sys
@@ -34,14 +35,17 @@ from vision.letters import ALPHABET, LetterModel  # noqa: E402
 BOARDS = ("extradiction", "extradiction-sp", "15x15")
 
 
-def _board(name: str):
+@functools.lru_cache(maxsize=None)
+def _reader(name: str):
+    """One reader per built-in board and worker process (building one draws the board's reference look)."""
     from tabletop.resources import load_board
+    from vision.reader import BoardReader
 
     if name == "15x15":
         from tabletop.benchmarks.vision import board_15
 
-        return board_15()
-    return load_board(name)
+        return BoardReader(board_15())
+    return BoardReader(load_board(name))
 
 
 def _synthetic_job(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -56,14 +60,14 @@ def _synthetic_job(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     def wandering_hand(letter: str, size: int, r: np.random.Generator) -> np.ndarray:
         return render_letter(letter, size, r, amount=float(r.uniform(0.6, 1.7)))
 
-    return scene_letter_images(_board(BOARDS[seed % len(BOARDS)]), letters, seed, wandering_hand)
+    return scene_letter_images(_reader(BOARDS[seed % len(BOARDS)]), letters, seed, wandering_hand)
 
 
 def _real_job(job) -> tuple[np.ndarray, np.ndarray]:
     seed, letters, strokes = job
     from vision.letterdata import StrokeQueue, scene_letter_images
 
-    return scene_letter_images(_board(BOARDS[seed % len(BOARDS)]), letters, seed, StrokeQueue(strokes))
+    return scene_letter_images(_reader(BOARDS[seed % len(BOARDS)]), letters, seed, StrokeQueue(strokes))
 
 
 def _run_jobs(fn, jobs, workers: int, log) -> tuple[np.ndarray, np.ndarray]:

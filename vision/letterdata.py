@@ -5,7 +5,8 @@ Training and checking the letter model both go through this one path, so the mod
 exactly the input it will get at the table.
 
 >>> from tabletop.resources import load_board
->>> images, labels = scene_letter_images(load_board("extradiction"), "CAT", seed=3)
+>>> reader = BoardReader(load_board("extradiction"))
+>>> images, labels = scene_letter_images(reader, "CAT", seed=3)
 >>> images.shape, images.dtype, labels.tolist()
 ((3, 28, 28), dtype('uint8'), [2, 0, 19])
 """
@@ -16,7 +17,6 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from rules.board import Board
 from vision.errors import BoardNotFound
 from vision.letters import ALPHABET, normalise
 from vision.reader import BoardReader
@@ -24,28 +24,19 @@ from vision.scene import make_scene
 
 InkRenderer = Callable[[str, int, np.random.Generator], np.ndarray]
 
-_READERS: dict[int, BoardReader] = {}
 
-
-def _reader(board: Board) -> BoardReader:
-    key = id(board)
-    if key not in _READERS:
-        _READERS[key] = BoardReader(board)
-    return _READERS[key]
-
-
-def scene_letter_images(board: Board, letters: Sequence[str], seed: int,
+def scene_letter_images(reader: BoardReader, letters: Sequence[str], seed: int,
                         ink_renderer: InkRenderer | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Write ``letters`` on random squares of ``board`` (one each), photograph the board with a
-    random camera (fixed by ``seed``) and return the squares' normalised images (uint8, 0-255,
-    N x 28 x 28) and the letters' indices in :data:`ALPHABET`. An empty result if the board is
-    not found in the photo."""
+    """Write ``letters`` on random squares of ``reader.board`` (one each), photograph the board
+    with a random camera (fixed by ``seed``) and return the squares' normalised images (uint8,
+    0-255, N x 28 x 28) as ``reader`` cuts them out, and the letters' indices in
+    :data:`ALPHABET`. An empty result if the board is not found in the photo."""
+    board = reader.board
     rng = np.random.default_rng([seed, 7])
     squares = list(board.squares())
     n = min(len(letters), len(squares))
     chosen = [squares[i] for i in rng.choice(len(squares), n, replace=False)]
     written = dict(zip(chosen, letters[:n]))
-    reader = _reader(board)
     frame = make_scene(board, written, seed=seed, ink_renderer=ink_renderer).frame
     try:
         located = reader.locate(frame)
