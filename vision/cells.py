@@ -70,7 +70,8 @@ def _channel_max(image: np.ndarray) -> np.ndarray:
 class CellJudge:
     """Compares canonical images of one board with its printed reference."""
 
-    def __init__(self, board: Board, cell: int, ink_threshold: float = 0.28, min_ink: float = 0.018):
+    def __init__(self, board: Board, cell: int, ink_threshold: float = 0.28, min_ink: float = 0.018,
+                 stroke_threshold: float = 0.12, min_stroke: float = 0.04):
         self.board, self.cell = board, cell
         self.ref = reference_image(board, cell).astype(np.float32) / 255.0
         k = max(3, int(cell * 0.14) | 1)
@@ -92,14 +93,22 @@ class CellJudge:
         self.paper_blocks = (self.bright_small > 0.99).astype(np.float32)[:, :, None]  # all plain paper
         self.light_probes = np.flatnonzero(self.paper_blocks[:, :, 0] * every_other)
         self.ink_threshold, self.min_ink = ink_threshold, min_ink
+        self.stroke_threshold, self.min_stroke = stroke_threshold, min_stroke
         self.solid_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(cell * 0.45) | 1,) * 2)
         self.bridge_kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (int(cell * 0.4) | 1,) * 2)  # > a zone line
         self.grow_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(cell * 0.9) | 1,) * 2)
         self.light_kernel = np.ones((3, 3), np.uint8)
+        self.stroke_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(cell * 0.3) | 1,) * 2)  # > a stroke
         inner = np.zeros((cell, cell), bool)
         b = max(1, int(cell * 0.1))
         inner[b:-b, b:-b] = True
         self.inner = inner
+        # Inner paper a little away from anything printed (a print edge a pixel off looks like a
+        # thin stroke) and a stroke's width away from where one printed colour meets another
+        # (glare washes two colours out unequally, which leaves a step in the darkness).
+        edges = cv2.morphologyEx(self.ref, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)).max(axis=2) > 0.02
+        near_print = cv2.dilate(self.printed, np.ones((5, 5), np.uint8)) | cv2.dilate(edges.astype(np.uint8), self.stroke_kernel)
+        self.clear_paper = (self._cells(near_print) == 0) & inner
 
     def analyse(self, canon_bgr: np.ndarray) -> CellAnalysis:
         obs = canon_bgr.astype(np.float32) / 255.0
@@ -204,9 +213,13 @@ class CellJudge:
         np.clip(darkness, 0, 1, out=darkness)
         inked = (grid_d > self.ink_threshold) & self.inner
         frac = inked.sum((2, 3)) / self.inner.sum()
-        # pale ink (light colours, thin strokes, glare): a few clear pixels and a fainter stroke
-        faint = ((grid_d > self.ink_threshold * 0.65) & self.inner).sum((2, 3)) / self.inner.sum()
-        frac = np.where((frac > 0.002) & (faint > 0.06), np.maximum(frac, self.min_ink + 1e-3), frac)
+        # pale ink (light colours, thin strokes, glare that washes the contrast out): strokes that
+        # stand out from the paper right round them, however little darker they are overall.
+        # Opening with a disc wider than any stroke leaves the paper's own slow shading; what it
+        # removes (a top-hat) is stroke-sized darkening.
+        strokes = self._cells(darkness - cv2.morphologyEx(darkness, cv2.MORPH_OPEN, self.stroke_kernel))
+        faint = ((strokes > self.stroke_threshold) & self.clear_paper).sum((2, 3)) / self.inner.sum()
+        frac = np.where(faint > self.min_stroke, np.maximum(frac, self.min_ink + 1e-3), frac)
         covered = self._cells(solid).mean((2, 3))
         occluded = (covered > 0.1) | ((covered > 0.01) & (frac > self.min_ink))  # a fingertip or pen end, not ink
         if occluded.any():  # beside a hand its shadow falls: marks there are not to be trusted

@@ -1,9 +1,10 @@
+import cv2
 import numpy as np
 import pytest
 
 from rules.squares import Square
 from vision.cells import EMPTY, INK, OCCLUDED, CellJudge
-from vision.locate import locate
+from vision.locate import MARGIN, locate
 from vision.scene import make_scene
 
 pytestmark = pytest.mark.vision
@@ -60,3 +61,33 @@ def test_same_seed_same_camera_and_letters_stay_put(small_board):
     assert np.allclose(a.board_to_frame, b.board_to_frame)
     diff = np.abs(a.frame.astype(int) - b.frame.astype(int)).mean(axis=2)
     assert np.median(diff) < 6  # sensor noise only, except where B was written
+
+
+@pytest.mark.parametrize("colour", [(150, 150, 250), (180, 230, 180)])  # BGR: pale red, pale green
+def test_pale_ink_washed_out_by_glare_is_still_ink(marks_board, colour):
+    """Additive glare squeezes ink and paper together: a pale marker's strokes are then barely
+    darker than the paper, but they stand out from the paper right round them. (Letters on
+    hatched squares, or the same colour as their square, may still be missed.)"""
+    from vision.cells import reference_image
+
+    cell = 30
+    judge = CellJudge(marks_board, cell)
+    canon = reference_image(marks_board, cell).astype(np.float32)
+    rng = np.random.default_rng(0)
+    written = [Square(int(r), int(c)) for r, c in zip(*np.nonzero(rng.random((9, 9)) < 0.3))]
+    m = int(round(MARGIN * cell))  # where the grid starts in canonical pixels
+    for sq in written:
+        x, y = m + sq.col * cell, m + sq.row * cell
+        cv2.line(canon, (x + 8, y + 24), (x + 15, y + 6), colour, 2, cv2.LINE_AA)
+        cv2.line(canon, (x + 15, y + 6), (x + 22, y + 24), colour, 2, cv2.LINE_AA)
+        cv2.line(canon, (x + 11, y + 17), (x + 19, y + 17), colour, 2, cv2.LINE_AA)
+    h, w = canon.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    glare = 60 * np.exp(-((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (2 * (w / 3) ** 2))
+    canon = np.clip(canon * 0.8 + glare[:, :, None] + rng.normal(0, 1.5, canon.shape), 0, 255).astype(np.uint8)
+    states = judge.analyse(canon).states
+    truth = np.zeros((9, 9), bool)
+    for sq in written:
+        truth[sq] = True
+    assert not ((states == INK) & ~truth).any(), np.argwhere((states == INK) & ~truth)
+    assert ((states == INK) & truth).sum() >= 2 / 3 * truth.sum(), np.argwhere((states != INK) & truth)
