@@ -22,7 +22,7 @@ import os
 import pathlib
 import sys
 import time
-from multiprocessing import Pool
+from multiprocessing import Pool, get_context
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before NumPy loads: rendering runs in worker processes
 
@@ -173,6 +173,11 @@ def train(images: np.ndarray, labels: np.ndarray, width: int, epochs: int, seed:
     return net
 
 
+def _train_member(job) -> LetterModel:
+    x, y, width, epochs, seed, check, k = job
+    return export(train(x, y, width, epochs, seed, check=check, log=lambda line: print(f"member {k + 1}: {line}", flush=True)))
+
+
 def export(net, temperature: float = 1.0) -> LetterModel:
     """The trained network as a NumPy :class:`LetterModel` (batch norm folded into each convolution)."""
     import torch.nn as nn
@@ -230,6 +235,8 @@ def main(argv=None) -> int:
     ap.add_argument("--scenes", type=int, default=1600, help="photographed boards of synthetic letters (160 each)")
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--width", type=int, default=24, help="channels of the first convolution")
+    ap.add_argument("--members", type=int, default=1, help="networks in the shipped ensemble, each trained "
+                    "on its own scenes from its own seed; their class scores are averaged")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--temperature", type=float, help="softmax temperature stored with the model "
@@ -242,13 +249,24 @@ def main(argv=None) -> int:
         print("training needs PyTorch: .venv/bin/pip install -e '.[train]'", file=sys.stderr)
         return 2
     t0 = time.time()
-    print(f"rendering {args.scenes} scenes of synthetic handwriting ...")
-    x, y = synthetic_set(args.scenes, args.seed, args.workers)
+    seeds = [args.seed + 100 * k for k in range(args.members)]
+    sets = []
+    for k, seed in enumerate(seeds):
+        print(f"member {k + 1}/{args.members}: rendering {args.scenes} scenes of synthetic handwriting ...")
+        sets.append(synthetic_set(args.scenes, seed, args.workers))
     xv, yv = synthetic_set(max(2, args.scenes // 20), args.seed + 1, args.workers, log=lambda *a: None)
-    print(f"{len(x)} training images in {time.time() - t0:.0f} s")
+    print(f"{sum(len(y) for _, y in sets)} training images in {time.time() - t0:.0f} s")
     check = real_check_set(args.check, args.workers, log=lambda *a: None) if args.check else None
-    net = train(x, y, args.width, args.epochs, args.seed, check=check)
-    model = export(net)
+    jobs = [(x, y, args.width, args.epochs, seed, check, k) for k, ((x, y), seed) in enumerate(zip(sets, seeds))]
+    if args.members > 1 and args.workers > 1:  # one PyTorch thread each, side by side
+        with get_context("spawn").Pool(min(args.members, args.workers)) as pool:  # fresh processes: no forked torch
+            members = pool.map(_train_member, jobs)
+    else:
+        members = [_train_member(job) for job in jobs]
+    if check is not None and len(members) > 1:
+        for k, m in enumerate(members):
+            print(f"member {k + 1}: tuning contributors {accuracy(m, *check):.4f}")
+    model = LetterModel.ensemble(members, 1.0)
     temperature = args.temperature
     if temperature is None:
         temperature = fit_temperature(model, *check) if check is not None else 1.0

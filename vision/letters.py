@@ -68,15 +68,44 @@ def _maxpool2(x: np.ndarray) -> np.ndarray:
 
 
 class LetterModel:
-    """A small convolutional network evaluated in NumPy: three blocks of (3x3 convolution with
-    batch normalisation folded in, ReLU, 2x2 max pooling), then dense -> ReLU -> dense -> softmax.
+    """One small convolutional network, or an ensemble of several whose class scores are
+    averaged, evaluated in NumPy. Each network: three blocks of (3x3 convolution with batch
+    normalisation folded in, ReLU, 2x2 max pooling), then dense -> ReLU -> dense.
 
-    Parameters (``conv0_w`` ... ``fc1_b``, ``temperature``) come from ``scripts/train_letters.py``.
+    ``params`` come from ``scripts/train_letters.py``: one network's ``conv0_w`` ... ``fc1_b``,
+    or several networks' under ``m0.``, ``m1.``, ... prefixes; and one softmax ``temperature``.
+
+    >>> one = LetterModel.load()
+    >>> pair = LetterModel.ensemble([one, one])
+    >>> pair.members, bool(np.allclose(pair.logits(np.zeros((1, 28, 28))), one.logits(np.zeros((1, 28, 28))), atol=1e-5))
+    (2, True)
     """
 
     def __init__(self, params: dict[str, np.ndarray]):
         self.params = {k: np.asarray(v, np.float32) for k, v in params.items()}
-        self.depth = sum(1 for k in self.params if k.startswith("conv") and k.endswith("_w"))
+        prefixes = sorted({k.split(".", 1)[0] for k in self.params if "." in k})
+        if prefixes:
+            self._nets = [{k.split(".", 1)[1]: v for k, v in self.params.items() if k.startswith(f"{m}.")}
+                          for m in prefixes]
+        else:
+            self._nets = [{k: v for k, v in self.params.items() if k != "temperature"}]
+
+    @classmethod
+    def ensemble(cls, models: list["LetterModel"], temperature: float | None = None) -> "LetterModel":
+        """Several trained models as one whose scores are the mean of theirs."""
+        nets = [net for m in models for net in m._nets]
+        params = {f"m{i}.{k}": v for i, net in enumerate(nets) for k, v in net.items()}
+        params["temperature"] = np.float32(temperature if temperature is not None else models[0].temperature)
+        return cls(params)
+
+    @property
+    def members(self) -> int:
+        """How many networks vote."""
+        return len(self._nets)
+
+    @property
+    def temperature(self) -> float:
+        return float(self.params.get("temperature", np.float32(1.0)))
 
     @classmethod
     def load(cls, path: str | pathlib.Path = MODEL_PATH) -> "LetterModel":
@@ -87,19 +116,23 @@ class LetterModel:
         """Weights stored as float16 (half the size; the accuracy change is nil), biases float32."""
         np.savez_compressed(path, **{k: v.astype(np.float16) if k.endswith("_w") else v for k, v in self.params.items()})
 
-    def logits(self, images: np.ndarray) -> np.ndarray:
-        """Raw class scores (N, 26) for normalised 28x28 images (N, 28, 28)."""
-        p = self.params
-        x = np.asarray(images, np.float32)[:, :, :, None]
-        for k in range(self.depth):
+    @staticmethod
+    def _net_logits(p: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
+        depth = sum(1 for k in p if k.startswith("conv") and k.endswith("_w"))
+        for k in range(depth):
             x = _maxpool2(np.maximum(_conv3x3(x, p[f"conv{k}_w"], p[f"conv{k}_b"]), 0))
         x = x.transpose(0, 3, 1, 2).reshape(len(x), -1)  # channel-major, as the trainer flattens
         h = np.maximum(x @ p["fc0_w"] + p["fc0_b"], 0)
         return h @ p["fc1_w"] + p["fc1_b"]
 
+    def logits(self, images: np.ndarray) -> np.ndarray:
+        """Raw class scores (N, 26) for normalised 28x28 images (N, 28, 28), averaged over members."""
+        x = np.asarray(images, np.float32)[:, :, :, None]
+        return sum(self._net_logits(net, x) for net in self._nets) / len(self._nets)
+
     def predict_proba_images(self, images: np.ndarray) -> np.ndarray:
         """Probabilities (N, 26) for normalised 28x28 images."""
-        z = self.logits(images) / float(self.params.get("temperature", np.float32(1.0)))
+        z = self.logits(images) / self.temperature
         z = z - z.max(1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(1, keepdims=True)

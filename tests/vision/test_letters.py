@@ -17,6 +17,27 @@ def test_shipped_model_reads_synthetic_handwriting():
     assert (probs.argmax(1) == truth).mean() > 0.9
 
 
+def _random_net(rng, width=4):
+    c1, c2, c3 = width, 2 * width, 4 * width
+    shapes = {"conv0_w": (3, 3, 1, c1), "conv0_b": (c1,), "conv1_w": (3, 3, c1, c2), "conv1_b": (c2,),
+              "conv2_w": (3, 3, c2, c3), "conv2_b": (c3,), "fc0_w": (c3 * 16, 8), "fc0_b": (8,), "fc1_w": (8, 26),
+              "fc1_b": (26,)}
+    return LetterModel({k: rng.normal(0, 0.1, s).astype(np.float32) for k, s in shapes.items()})
+
+
+def test_an_ensemble_averages_its_members_scores_and_survives_saving(tmp_path):
+    rng = np.random.default_rng(5)
+    a, b = _random_net(rng), _random_net(rng)
+    images = rng.random((6, 28, 28)).astype(np.float32)
+    pair = LetterModel.ensemble([a, b], temperature=1.5)
+    assert pair.members == 2 and pair.temperature == 1.5
+    assert np.allclose(pair.logits(images), (a.logits(images) + b.logits(images)) / 2, atol=1e-5)
+    pair.save(tmp_path / "pair.npz")
+    again = LetterModel.load(tmp_path / "pair.npz")
+    assert again.members == 2
+    assert np.allclose(again.predict_proba_images(images), pair.predict_proba_images(images), atol=2e-3)  # float16 weights
+
+
 def test_normalise_empty_and_tiny():
     assert normalise(np.zeros((30, 30), np.float32)).sum() == 0
     dot = np.zeros((30, 30), np.float32)
