@@ -243,6 +243,12 @@ def main(argv=None) -> int:
                     "(default: fitted on the --check set, else 1)")
     ap.add_argument("--check", metavar="NPZ", help="UNIPEN strokes file: report accuracy on the TUNING contributors only")
     args = ap.parse_args(argv)
+    if args.check and not pathlib.Path(args.check).is_file():
+        print(f"--check: no such file {args.check} (the UNIPEN strokes .npz)", file=sys.stderr)
+        return 2
+    if args.members < 1:
+        print("--members must be at least 1", file=sys.stderr)
+        return 2
     try:
         import torch  # noqa: F401
     except ImportError:
