@@ -219,6 +219,25 @@ def fit_temperature(model: LetterModel, images: np.ndarray, labels: np.ndarray) 
     return min(np.arange(0.5, 4.01, 0.1), key=log_loss).round(2).item()
 
 
+def fit_class_bias(model: LetterModel, images: np.ndarray, labels: np.ndarray, steps: int = 300) -> np.ndarray:
+    """One score offset per letter, added after the temperature, that makes the model's average
+    probability for each letter match how often it is right there, on a check set: synthetic
+    training leaves small leanings (an O read as D more often than the reverse). Every letter
+    weighs the same, so the check set's own letter frequencies are not learnt."""
+    z = model.logits(images.astype(np.float32) / 255) / model.temperature
+    counts = np.bincount(labels, minlength=26)
+    weight = 1.0 / (26 * np.maximum(counts, 1)[labels])
+    onehot = np.eye(26)[labels]
+    bias = np.zeros(26)
+    for _ in range(steps):  # gradient descent on the letter-balanced log-loss (convex in the offsets)
+        zb = z + bias
+        zb -= zb.max(1, keepdims=True)
+        p = np.exp(zb)
+        p /= p.sum(1, keepdims=True)
+        bias -= 13.0 * (weight[:, None] * (p - onehot)).sum(0)
+    return (bias - bias.mean()).astype(np.float32)
+
+
 def confusions(model: LetterModel, images: np.ndarray, labels: np.ndarray, worst: int = 8) -> list:
     """The letters most often misread: (errors, letter, what it was most often read as)."""
     pred = model.predict_proba_images(images.astype(np.float32) / 255).argmax(1)
@@ -277,6 +296,11 @@ def main(argv=None) -> int:
     if temperature is None:
         temperature = fit_temperature(model, *check) if check is not None else 1.0
     model.params["temperature"] = np.float32(temperature)
+    if check is not None:
+        before = accuracy(model, *check)
+        model.params["class_bias"] = fit_class_bias(model, *check)
+        print(f"tuning contributors: {before:.4f} before the letter offsets; offsets "
+              + " ".join(f"{ch}{b:+.2f}" for ch, b in zip(ALPHABET, model.params["class_bias"])))
     print(f"synthetic validation accuracy {accuracy(model, xv, yv):.4f} on {len(yv)}; temperature {temperature}")
     if check is not None:
         print(f"tuning contributors: {accuracy(model, *check):.4f} on {len(check[1])}")

@@ -73,7 +73,9 @@ class LetterModel:
     normalisation folded in, ReLU, 2x2 max pooling), then dense -> ReLU -> dense.
 
     ``params`` come from ``scripts/train_letters.py``: one network's ``conv0_w`` ... ``fc1_b``,
-    or several networks' under ``m0.``, ``m1.``, ... prefixes; and one softmax ``temperature``.
+    or several networks' under ``m0.``, ``m1.``, ... prefixes; one softmax ``temperature`` and,
+    optionally, a ``class_bias`` per letter added to the scaled scores (both calibrated on the
+    tuning writers: synthetic training leans a little towards some letters, D over O say).
 
     >>> one = LetterModel.load()
     >>> pair = LetterModel.ensemble([one, one])
@@ -88,7 +90,7 @@ class LetterModel:
             self._nets = [{k.split(".", 1)[1]: v for k, v in self.params.items() if k.startswith(f"{m}.")}
                           for m in prefixes]
         else:
-            self._nets = [{k: v for k, v in self.params.items() if k != "temperature"}]
+            self._nets = [{k: v for k, v in self.params.items() if k not in ("temperature", "class_bias")}]
 
     @classmethod
     def ensemble(cls, models: list["LetterModel"], temperature: float | None = None) -> "LetterModel":
@@ -96,6 +98,8 @@ class LetterModel:
         nets = [net for m in models for net in m._nets]
         params = {f"m{i}.{k}": v for i, net in enumerate(nets) for k, v in net.items()}
         params["temperature"] = np.float32(temperature if temperature is not None else models[0].temperature)
+        if temperature is None and "class_bias" in models[0].params:
+            params["class_bias"] = models[0].params["class_bias"]
         return cls(params)
 
     @property
@@ -133,6 +137,8 @@ class LetterModel:
     def predict_proba_images(self, images: np.ndarray) -> np.ndarray:
         """Probabilities (N, 26) for normalised 28x28 images."""
         z = self.logits(images) / self.temperature
+        if "class_bias" in self.params:
+            z = z + self.params["class_bias"]
         z = z - z.max(1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(1, keepdims=True)
