@@ -14,7 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.strokefont import GLYPHS
+from vision.strokefont import GLYPHS, WIDTHS
 
 
 def _smooth(points: np.ndarray, passes: int = 2) -> np.ndarray:
@@ -40,8 +40,10 @@ def jitter_glyph(letter: str, rng: np.random.Generator, amount: float = 1.0) -> 
     strokes = [np.asarray(s, dtype=np.float64) for s in variants[rng.integers(len(variants))]]
     # one global affine: slant, rotation, aspect
     shear = rng.normal(0, 0.18 * amount)
+    if rng.random() < 0.15:  # a writer with a strong forward slant
+        shear = rng.normal(-0.4, 0.12)
     rot = np.radians(rng.normal(0, 6 * amount))
-    sx = np.exp(rng.normal(-0.1, 0.25 * amount))
+    sx = WIDTHS[letter] * np.exp(rng.normal(-0.1, 0.25 * amount))
     affine = np.array([[np.cos(rot), -np.sin(rot)], [np.sin(rot), np.cos(rot)]]) @ np.array([[sx, shear], [0, 1]])
     # a smooth random warp of the letter's key points (so shared corners move together)
     warp = rng.normal(0, 0.07 * amount, (3, 3, 2))
@@ -58,7 +60,7 @@ def jitter_glyph(letter: str, rng: np.random.Generator, amount: float = 1.0) -> 
         wu = np.stack([(1 - u) ** 2, 2 * u * (1 - u), u ** 2], 1)
         wv = np.stack([(1 - v) ** 2, 2 * v * (1 - v), v ** 2], 1)
         p = p + np.einsum("ni,nj,ijk->nk", wv, wu, warp)
-        p = _bow(p, rng, 0.08 * amount)
+        p = _bow(p, rng, 0.08 * amount * (0.3 if letter == "D" else 1.0))  # a bowed D is an O
         if len(strokes) > 1:
             p = p + rng.normal(0, 0.025 * amount, 2)  # strokes that do not quite meet
         p = p + rng.normal(0, 0.018 * amount, p.shape)  # per point tremor

@@ -27,6 +27,24 @@ def _o(start: float = -90, sweep: float = -360, rx: float = 0.5) -> Stroke:
     return arc(0.5, 0.5, rx, 0.5, start, start + sweep, 24)
 
 
+def tilted_oval(tilt: float, ry: float = 0.32, start: float = -90, n: int = 26) -> Stroke:
+    """An O drawn as a narrow ellipse leaning ``tilt`` degrees (clockwise), once round and a little over."""
+    t = np.radians(np.linspace(start, start - 380, n))
+    x, y = 0.5 * np.cos(t), ry * np.sin(t)
+    c, s = np.cos(np.radians(tilt)), np.sin(np.radians(tilt))
+    return [(float(0.5 + c * a - s * b), float(0.5 + s * a + c * b)) for a, b in zip(x, y)]
+
+
+def squircle(start: float, sweep: float, power: float = 3.0, n: int = 28) -> Stroke:
+    """A rounded box (superellipse ``|x|^p + |y|^p = 1``) filling the unit box: an O drawn with
+    flattish sides, which is still an O and not a D."""
+    t = np.radians(np.linspace(start, start + sweep, n))
+    c, s = np.cos(t), np.sin(t)
+    x = np.sign(c) * np.abs(c) ** (2 / power)
+    y = np.sign(s) * np.abs(s) ** (2 / power)
+    return [(float(0.5 + 0.5 * a), float(0.5 + 0.5 * b)) for a, b in zip(x, y)]
+
+
 GLYPHS: dict[str, list[list[Stroke]]] = {
     "A": [
         [[(0, 1), (0.05, 0.5)] + arc(0.5, 0.45, 0.45, 0.45, 180, 360, 10) + [(1, 1)], [(0.05, 0.6), (0.95, 0.6)]],
@@ -76,7 +94,9 @@ GLYPHS: dict[str, list[list[Stroke]]] = {
     "H": [[[(0, 0), (0, 1), (0, 0.5), (1, 0.5), (1, 0), (1, 1)]], [[(0, 0), (0, 1)], [(0, 0.55), (1, 0.5), (1, 0)], [(1, 0.5), (1, 1)]],
           [[(0, 0), (0, 1)], [(1, 0), (1, 1)], [(-0.1, 0.58), (1.1, 0.45)]], [[(0, 0), (0.05, 1)], [(0, 0.5), (1, 0.5)], [(1, 0), (0.95, 1)]],[[(0, 0), (0, 1)], [(1, 0), (1, 1)], [(0, 0.5), (1, 0.5)]]],
     "I": [[[(0.5, 0), (0.5, 1)]], [[(0.5, 0), (0.5, 1)], [(0.15, 0), (0.85, 0)], [(0.15, 1), (0.85, 1)]],
-          [[(0.5, 0), (0.5, 1)], [(0.3, 0), (0.7, 0)], [(0.3, 1), (0.7, 1)]]],
+          [[(0.5, 0), (0.5, 1)], [(0.3, 0), (0.7, 0)], [(0.3, 1), (0.7, 1)]],
+          [[(0.5, 0), (0.5, 1)], [(0.1, 0), (0.9, 0)], [(0.3, 1), (0.65, 1)]],
+          [[(0.2, 0), (0.8, 0)], [(0.5, 0), (0.5, 1)], [(0.1, 1), (0.9, 1)]]],
     "J": [
         [[(0.1, 0), (0.9, 0)], [(0.55, 0), (0.55, 0.72)] + arc(0.3, 0.72, 0.25, 0.28, 0, 170, 8)],
         [[(0.85, 0)] + arc(0.5, 0.68, 0.35, 0.32, 0, 170, 10)],
@@ -101,7 +121,10 @@ GLYPHS: dict[str, list[list[Stroke]]] = {
     "N": [[[(0, 1), (0.1, 0), (0.9, 1), (1, 0)]],[[(0, 1), (0, 0), (1, 1), (1, 0)]], [[(0, 1), (0, 0)], [(0, 0), (1, 1)], [(1, 1), (1, 0)]]],
     "O": [[_o()], [_o(-100, 370)], [_o(-80, -370, 0.45)], [arc(0.5, 0.5, 0.62, 0.5, -60, -440, 26)],
           [arc(0.5, 0.5, 0.5, 0.5, -120, 260, 26)], [arc(0.5, 0.5, 0.5, 0.34, -80, -440, 26)],
-          [arc(0.5, 0.5, 0.5, 0.4, -110, 270, 26)]],
+          [arc(0.5, 0.5, 0.5, 0.4, -110, 270, 26)], [squircle(-100, -370)], [squircle(-120, 370, 2.6)],
+          [[(0.3, 0.02)] + arc(0.5, 0.5, 0.5, 0.5, -110, -460, 28)],
+          [arc(0.5, 0.5, 0.5, 0.5, -90, 90, 12) + arc(0.5, 0.5, 0.38, 0.5, 90, 275, 12)],
+          [tilted_oval(-35)], [tilted_oval(-60, 0.4)], [tilted_oval(30, 0.38)]],
     "P": [
         [[(0, 1), (0, 0), (0.55, 0)] + arc(0.55, 0.27, 0.4, 0.27, -90, 90, 10) + [(0, 0.54)]],
         [[(0, 0), (0, 1)], [(0, 0), (0.5, 0)] + arc(0.5, 0.25, 0.45, 0.25, -90, 90, 10) + [(0, 0.5)]],
@@ -116,6 +139,7 @@ GLYPHS: dict[str, list[list[Stroke]]] = {
          [(0.35, 0.52), (1, 1)]],
         [[(0, 0), (0, 1)], [(0, 0)] + arc(0.4, 0.25, 0.5, 0.25, -100, 110, 9) + [(1, 1)]],
         [[(0, 1), (0, 0)] + arc(0.35, 0.25, 0.55, 0.25, -90, 100, 9) + [(0.05, 0.45), (0.5, 0.6), (1, 1)]],
+        [[(0, 1), (0, 0), (0.4, 0)] + arc(0.4, 0.17, 0.35, 0.17, -90, 90, 8) + [(0, 0.34), (1, 1)]],
     ],
     "S": [
         [arc(0.5, 0.25, 0.42, 0.25, -25, -270, 12) + arc(0.5, 0.75, 0.45, 0.25, -90, 155, 12)],
@@ -150,4 +174,15 @@ GLYPHS: dict[str, list[list[Stroke]]] = {
         [[(0, 0), (1, 0), (0, 1), (1, 1)]],
         [[(0, 0), (1, 0), (0, 1), (1, 1)], [(0.2, 0.5), (0.8, 0.5)]],
     ],
+}
+
+#: How wide people write each capital compared with its skeletons above: the median
+#: width/height of the *tuning* writers' letters (vision.realdata.TUNING_CONTRIBUTORS, as the
+#: reader cuts them out of photographed boards) over that of our synthetic ones, measured once.
+#: Most real capitals are narrower than a unit box suggests (H 0.81, I 0.71); T and W wider.
+#: These 26 numbers are the only thing taken from real strokes; the shapes are all drawn here.
+WIDTHS: dict[str, float] = {
+    "A": 0.84, "B": 0.89, "C": 1.0, "D": 0.9, "E": 1.0, "F": 0.85, "G": 0.95, "H": 0.81, "I": 0.71,
+    "J": 1.07, "K": 0.85, "L": 0.94, "M": 1.0, "N": 0.9, "O": 0.95, "P": 0.85, "Q": 0.95, "R": 0.89,
+    "S": 0.95, "T": 1.18, "U": 0.95, "V": 0.89, "W": 1.18, "X": 0.9, "Y": 0.83, "Z": 1.0,
 }
