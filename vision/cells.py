@@ -106,9 +106,13 @@ class CellJudge:
         # Inner paper a little away from anything printed (a print edge a pixel off looks like a
         # thin stroke) and a stroke's width away from where one printed colour meets another
         # (glare washes two colours out unequally, which leaves a step in the darkness).
+        near_print = cv2.dilate(self.printed, np.ones((5, 5), np.uint8))
         edges = cv2.morphologyEx(self.ref, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)).max(axis=2) > 0.02
-        near_print = cv2.dilate(self.printed, np.ones((5, 5), np.uint8)) | cv2.dilate(edges.astype(np.uint8), self.stroke_kernel)
-        self.clear_paper = (self._cells(near_print) == 0) & inner
+        beside_print = cv2.dilate(self.printed, np.ones((3, 3), np.uint8)) > 0  # a printed line's own edge
+        colour_edges = (edges & ~beside_print).astype(np.uint8)  # two paper colours meeting
+        self.clear_paper = (self._cells(near_print | cv2.dilate(colour_edges, self.stroke_kernel)) == 0) & inner
+        # a hatched square is mostly print: too little paper between the lines to judge strokes on
+        self.clear_paper &= (self.clear_paper.sum((2, 3)) >= 0.3 * inner.sum())[:, :, None, None]
 
     def analyse(self, canon_bgr: np.ndarray) -> CellAnalysis:
         obs = canon_bgr.astype(np.float32) / 255.0
