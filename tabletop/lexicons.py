@@ -4,8 +4,8 @@ house word list file.
 Built-in English is the union of ``american-english-huge``, ``british-english-huge`` (with their
 inflections: APPLES, MA, AT) and WordNet's lemmas (which add phrases such as ICE CREAM);
 Ukrainian is ``/usr/share/dict/ukrainian`` (every inflected form). Proper nouns (a capital first
-letter in the list), possessives (``'s``) and English abbreviations without a vowel (``kg``,
-``ltd``; see :func:`is_word_like`) are left out, and so are WordNet's single words of fewer
+letter in the list), possessives (``'s``), English abbreviations without a vowel (``kg``,
+``ltd``) and Roman numerals (``iv``; see :func:`is_word_like`) are left out, and so are WordNet's single words of fewer
 than four letters (mostly chemical symbols such as ``tc``).
 
 >>> import tempfile, pathlib
@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import os
 import pathlib
+import re
 
 from rules.lexicon import Lexicon
 from tabletop.errors import UserError
@@ -40,15 +41,22 @@ LANGUAGES = tuple(SOURCES)
 VOWELLESS_WORDS = frozenset("hm hmm mm sh shh st brr brrr grr nth pst psst tsk tsks zzz pfft cwm cwms".split())
 _VOWELS = frozenset("aeiouy")
 
+#: Roman numerals (``ii``, ``iv``, ``xlii``) fill Debian's huge lists in lower case; these few
+#: are words as well (a musical note, Greek letters, a Chinese unit, to mix, hmm).
+ROMAN_NUMERAL_WORDS = frozenset("mi xi li mix mm".split())
+_ROMAN_NUMERAL = re.compile(r"m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})")
+
 
 def is_word_like(word: str, language: str = "en") -> bool:
-    """Not a proper noun, possessive or (English) vowelless abbreviation.
+    """Not a proper noun, possessive, (English) vowelless abbreviation or Roman numeral.
 
-    >>> [w for w in ("apple", "Ann", "apple's", "kg", "ltd", "hmm", "ma") if is_word_like(w)]
-    ['apple', 'hmm', 'ma']
+    >>> [w for w in ("apple", "Ann", "apple's", "kg", "ltd", "hmm", "ma", "iv", "xlii", "mix", "xi") if is_word_like(w)]
+    ['apple', 'hmm', 'ma', 'mix', 'xi']
     """
     if not word or word[0].isupper() or word.endswith("'s"):
         return False
+    if language == "en" and len(word) >= 2 and _ROMAN_NUMERAL.fullmatch(word):
+        return word in ROMAN_NUMERAL_WORDS
     if language == "en" and len(word) <= 4 and not (_VOWELS & set(word)):
         return word in VOWELLESS_WORDS
     return True
