@@ -1,7 +1,7 @@
 """Letter recognition: an ink map of one square -> a probability for each of the 26 capitals.
 
-The model is a small convolutional network, evaluated with NumPy alone, on the size-normalised
-28x28 ink.
+The model is a pair of small convolutional networks whose scores are averaged, evaluated with
+NumPy alone on the size-normalised 28x28 ink.
 Weights ship in ``vision/models/letters.npz``, produced by ``scripts/train_letters.py`` from
 the project's own synthetic handwriting (:mod:`vision.handwriting`) only.
 
