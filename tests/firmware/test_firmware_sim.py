@@ -36,6 +36,16 @@ def collect(link, n, timeout=3.0):
     return presses
 
 
+def wait_for(condition, timeout_s):
+    """Poll ``condition`` until it holds or ``timeout_s`` passes; whether it held."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 def release_all(box, lead_us=1_000):
     box.sequence([(player, 0, False) for player in range(6)], lead_us=lead_us)
 
@@ -137,10 +147,10 @@ def test_commands_light_leds_and_run_the_sand_timer(simbox, link):
     link.leds(0b100101)
     assert simbox.ports()["C"] & 0x3F == 0b100101
     link.timer_start(800)
-    time.sleep(0.05)
-    assert simbox.ports()["B"] & 0b10111 == 0b10111  # four timer LEDs lit
-    time.sleep(1.0)
-    assert simbox.ports()["B"] & 0b10111 == 0  # drained
+    assert wait_for(lambda: simbox.ports()["B"] & 0b10111 == 0b10111, 2.0)  # four timer LEDs lit
+    # simavr is paced to the wall clock but may fall behind on a loaded machine: wait on the
+    # box's own (simulated) clock, checked below, not on a fixed host sleep
+    assert wait_for(lambda: simbox.ports()["B"] & 0b10111 == 0, 10.0)  # drained
     changes = {(pin, level): t for pin, level, t in simbox.pins if pin.startswith("B")}
     started = changes[("B4", 1)]
     # out one by one, a quarter of the sand each, to the millisecond of simulated time
