@@ -1,0 +1,36 @@
+"""`tabletop bench vision --quick --json` runs end to end and its numbers hang together."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from tabletop.benchmarks import vision as bench
+
+pytestmark = [pytest.mark.slow, pytest.mark.vision, pytest.mark.timeout(300)]
+
+
+def test_quick_benchmark_prints_measured_numbers(capsys):
+    assert bench.run(argparse.Namespace(quick=True, json=True)) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["writes_with_hand"] == 0
+    assert out["board_found_rate"] >= 0.99
+    assert 0 < out["ms_per_steady_frame"] < 1000 and 0 < out["ms_per_full_read_15x15"] < 10_000
+    if "letter_accuracy" not in out:  # the UNIPEN strokes are not on this machine
+        assert out["real_handwriting"].startswith("not measured")
+        return
+    for name in ("letter_accuracy", "word_accuracy", "empty_ink_accuracy"):
+        low, high = out[f"{name}_95ci"]
+        assert low <= out[name] <= high, name
+    assert out["letter_accuracy"] > 0.5  # a broken reader or model falls far below this
+    assert out["empty_ink_errors"]["false"] == 0
+
+
+def test_wilson_interval_is_wide_for_few_cases_and_narrow_for_many():
+    low, high = bench.wilson(9, 10)
+    assert low < 0.6 < 0.9 < high
+    low, high = bench.wilson(9000, 10000)
+    assert high - low < 0.015
+    assert bench.wilson(0, 0) == (0.0, 1.0)
