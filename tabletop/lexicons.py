@@ -5,8 +5,8 @@ Built-in English is the union of ``american-english-huge``, ``british-english-hu
 inflections: APPLES, MA, AT) and WordNet's lemmas (which add phrases such as ICE CREAM);
 Ukrainian is ``/usr/share/dict/ukrainian`` (every inflected form). Proper nouns (a capital first
 letter in the list), possessives (``'s``), English abbreviations without a vowel (``kg``,
-``ltd``) and Roman numerals (``iv``; see :func:`is_word_like`) are left out, and so are WordNet's single words of fewer
-than four letters (mostly chemical symbols such as ``tc``).
+``ltd``) and Roman numerals (``iv``; see :func:`is_word_like`) are left out, and so are
+WordNet's single words of fewer than four letters (mostly chemical symbols such as ``tc``).
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "house.txt"
