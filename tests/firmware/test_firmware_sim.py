@@ -12,6 +12,7 @@ import time
 import pytest
 
 from firmware_bridge import protocol as p
+from tests.firmware.conftest import wait_for
 
 pytestmark = [pytest.mark.firmware, pytest.mark.timeout(60)]
 
@@ -34,16 +35,6 @@ def collect(link, n, timeout=3.0):
     time.sleep(0.15)  # let any replay arrive: none may come out
     assert link.presses.empty(), "a press came out twice"
     return presses
-
-
-def wait_for(condition, timeout_s):
-    """Poll ``condition`` until it holds or ``timeout_s`` passes; whether it held."""
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
 
 
 def release_all(box, lead_us=1_000):

@@ -11,6 +11,7 @@ from firmware_bridge import protocol as p
 from firmware_bridge.emulator import DeviceEmulator
 from firmware_bridge.errors import Disconnected, HandshakeTimeout, VersionMismatch
 from firmware_bridge.link import BuzzerLink
+from tests.firmware.conftest import wait_for
 
 pytestmark = [pytest.mark.hardware, pytest.mark.timeout(60)]
 
@@ -32,15 +33,6 @@ def drain(link, n, timeout=3.0):
     time.sleep(0.15)
     assert link.presses.empty(), "a press came out twice"
     return got
-
-
-def wait_for(condition, timeout=3.0):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
 
 
 def test_presses_come_out_once_with_device_stamps(box, link):
