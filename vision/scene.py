@@ -36,9 +36,13 @@ class Scene:
     board_to_frame: np.ndarray  #: homography from printed-image pixels to frame pixels
     print_cell: float
     print_origin: tuple[float, float]
-    hand_squares: set = field(default_factory=set)  #: squares the hand covers at least partly
-    hand: bool = False
     hand_cover: dict = field(default_factory=dict)  #: square -> share of it under the hand or pen (0..1]
+    hand: bool = False
+
+    @property
+    def hand_squares(self) -> set:
+        """The squares the hand (or pen) covers at least partly."""
+        return set(self.hand_cover)
 
 
 def printed_with_letters(board: Board, letters: dict, cell: float, rng: np.random.Generator,
@@ -164,7 +168,6 @@ def make_scene(board: Board, letters: dict[Square, str] | None = None, *, seed: 
     light = 1.0 + gx * (xx / fw - 0.5) + gy * (yy / fh - 0.5)
     light *= rng.uniform(0.7, 1.05)
     frame *= light[:, :, None]
-    hand_squares: set = set()
     hand_cover: dict = {}
     glare_rng, rng = rng, np.random.default_rng([seed, 4, hand_seed])
     if hand or pen:
@@ -193,7 +196,6 @@ def make_scene(board: Board, letters: dict[Square, str] | None = None, *, seed: 
             x0, y0 = int(origin[0] + sq.col * print_cell), int(origin[1] + sq.row * print_cell)
             share = float(np.count_nonzero(back[y0:y0 + int(print_cell), x0:x0 + int(print_cell)])) / int(print_cell) ** 2
             if share > 0:
-                hand_squares.add(sq)
                 hand_cover[sq] = share
     rng = glare_rng
     if glare:
@@ -208,7 +210,7 @@ def make_scene(board: Board, letters: dict[Square, str] | None = None, *, seed: 
     level = rng.uniform(1.5, 5) if noise is None else noise
     frame += np.random.default_rng([seed, 5, frame_no]).normal(0, level, frame.shape).astype(np.float32)
     frame = np.clip(frame, 0, 255).astype(np.uint8)
-    return Scene(frame, h, print_cell, origin, hand_squares, hand or pen, hand_cover)
+    return Scene(frame, h, print_cell, origin, hand_cover, hand or pen)
 
 
 def render_scene(board: Board, letters: dict[Square, str] | None = None, *, seed: int = 0, hand: bool = False,
