@@ -36,6 +36,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 from vision.letters import ALPHABET, LetterModel  # noqa: E402
 
 BOARDS = ("extradiction", "extradiction-sp", "15x15")
+FONT_SHARE = 0.25  #: of the training scenes written in handwriting fonts (vision/fontink.py)
 
 
 @functools.lru_cache(maxsize=None)
@@ -51,8 +52,17 @@ def _reader(name: str):
     return BoardReader(load_board(name))
 
 
-def _synthetic_job(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    seed, count = job
+@functools.lru_cache(maxsize=None)
+def _fonts(font_dir: str):
+    from vision.fontink import HandwritingFonts
+
+    return HandwritingFonts.find([font_dir])
+
+
+def _synthetic_job(job: tuple[int, int, str | None]) -> tuple[np.ndarray, np.ndarray]:
+    """One photographed board of random letters: in stroke-skeleton handwriting, or (when the
+    job names a font folder) in handwriting fonts."""
+    seed, count, font_dir = job
     from vision.letterdata import scene_letter_images
 
     from vision.handwriting import render_letter
@@ -63,7 +73,8 @@ def _synthetic_job(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     def wandering_hand(letter: str, size: int, r: np.random.Generator) -> np.ndarray:
         return render_letter(letter, size, r, amount=float(r.uniform(0.6, 1.7)))
 
-    return scene_letter_images(_reader(BOARDS[seed % len(BOARDS)]), letters, seed, wandering_hand)
+    hand = _fonts(font_dir) if font_dir else wandering_hand
+    return scene_letter_images(_reader(BOARDS[seed % len(BOARDS)]), letters, seed, hand)
 
 
 def _real_job(job) -> tuple[np.ndarray, np.ndarray]:
@@ -89,9 +100,15 @@ def _run_jobs(fn, jobs, workers: int, log) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(images), np.concatenate(labels)
 
 
-def synthetic_set(scenes: int, seed: int, workers: int, log=print) -> tuple[np.ndarray, np.ndarray]:
-    """``scenes`` photographed boards of random synthetic letters (up to 160 letters each)."""
-    return _run_jobs(_synthetic_job, [(seed * 1_000_003 + k, 160) for k in range(scenes)], workers, log)
+def synthetic_set(scenes: int, seed: int, workers: int, log=print, font_share: float = 0.0,
+                  font_dir: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``scenes`` photographed boards of random synthetic letters (up to 160 letters each);
+    ``font_share`` of the boards (spread evenly) are written in the fonts under ``font_dir``."""
+    def fonts_for(k: int) -> str | None:
+        return str(font_dir) if int((k + 1) * font_share) > int(k * font_share) else None
+
+    jobs = [(seed * 1_000_003 + k, 160, fonts_for(k)) for k in range(scenes)]
+    return _run_jobs(_synthetic_job, jobs, workers, log)
 
 
 def real_check_set(path: str, workers: int, log=print) -> tuple[np.ndarray, np.ndarray]:
@@ -259,6 +276,10 @@ def main(argv=None) -> int:
     ap.add_argument("--width", type=int, default=24, help="channels of the first convolution")
     ap.add_argument("--members", type=int, default=2, help="networks in the shipped ensemble, each trained "
                     "on its own scenes from its own seed; their class scores are averaged")
+    ap.add_argument("--font-share", type=float, default=FONT_SHARE, help="share of the scenes written in "
+                    "handwriting fonts instead of stroke skeletons (0 to 1)")
+    ap.add_argument("--fonts", default=None, metavar="DIR", help="where the handwriting fonts are "
+                    "(default .fonts/, filled by scripts/fetch_fonts.sh)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--temperature", type=float, help="softmax temperature stored with the model "
@@ -271,6 +292,21 @@ def main(argv=None) -> int:
     if args.members < 1:
         print("--members must be at least 1", file=sys.stderr)
         return 2
+    if not 0.0 <= args.font_share <= 1.0:
+        print("--font-share must be between 0 and 1", file=sys.stderr)
+        return 2
+    font_dir = None
+    if args.font_share > 0:
+        from vision.fontink import FONT_DIR, HandwritingFonts, NoFontsFound
+
+        font_dir = str(args.fonts or FONT_DIR)
+        try:
+            families = len(HandwritingFonts.find([font_dir]))
+        except NoFontsFound:
+            print(f"no handwriting fonts in {font_dir}: run scripts/fetch_fonts.sh (or pass --font-share 0)",
+                  file=sys.stderr)
+            return 2
+        print(f"{families} handwriting font families in {font_dir} write {args.font_share:.0%} of the scenes")
     try:
         import torch  # noqa: F401
     except ImportError:
@@ -281,8 +317,9 @@ def main(argv=None) -> int:
     sets = []
     for k, seed in enumerate(seeds):
         print(f"member {k + 1}/{args.members}: rendering {args.scenes} scenes of synthetic handwriting ...")
-        sets.append(synthetic_set(args.scenes, seed, args.workers))
-    xv, yv = synthetic_set(max(2, args.scenes // 20), args.seed + 1, args.workers, log=lambda *a: None)
+        sets.append(synthetic_set(args.scenes, seed, args.workers, font_share=args.font_share, font_dir=font_dir))
+    xv, yv = synthetic_set(max(2, args.scenes // 20), args.seed + 1, args.workers, log=lambda *a: None,
+                           font_share=args.font_share, font_dir=font_dir)
     print(f"{sum(len(y) for _, y in sets)} training images in {time.time() - t0:.0f} s")
     check = real_check_set(args.check, args.workers, log=lambda *a: None) if args.check else None
     jobs = [(x, y, args.width, args.epochs, seed, check, k) for k, ((x, y), seed) in enumerate(zip(sets, seeds))]

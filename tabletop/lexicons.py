@@ -108,6 +108,37 @@ def builtin_lexicon(language: str = "en") -> Lexicon:
     return Lexicon(words, name=f"built-in {language}")
 
 
+@functools.lru_cache(maxsize=4)
+def word_frequencies(language: str = "en"):
+    """How often each word occurs in ordinary text in ``language``, as a function of an
+    upper-case word (0.0 for words it does not know), from the ``wordfreq`` package's data;
+    None when it has no list for the language. Reading handwriting leans on it
+    (:class:`vision.words.LexiconIndex`); the rules never do.
+
+    >>> freq = word_frequencies("en")
+    >>> freq("THE") > freq("CAT") > freq("TUMULI") > 0, freq("QZXJ")
+    (True, 0.0)
+    """
+    try:
+        import wordfreq
+
+        table = wordfreq.get_frequency_dict(language, "best")
+    except (ImportError, LookupError):
+        return None
+
+    def frequency(word: str) -> float:
+        return table.get(word.lower(), 0.0)
+
+    return frequency
+
+
+def reading_index(lexicon: Lexicon, language: str = "en"):
+    """The lexicon as the board reader decodes words with: common words slightly preferred."""
+    from vision.words import LexiconIndex
+
+    return LexiconIndex(lexicon, frequency=word_frequencies(language))
+
+
 def load_wordlist(path: str | os.PathLike) -> Lexicon:
     """A house-rules word list: one word (or phrase) a line, ``#`` comments and blank lines skipped."""
     path = pathlib.Path(path)

@@ -5,6 +5,11 @@ dictionary word with the highest joint probability; its *confidence* is that wor
 the probability over every candidate (all words of that length, plus the raw letter-by-letter
 reading as an out-of-dictionary option). Low confidence means "ask the host to confirm".
 
+Given how often words occur in ordinary text (``frequency``), a common word is a little more
+likely than a rare one that looks the same (players write BEACHES far more often than BENCHES'
+rarer neighbours): each word gets a log prior of ``FREQUENCY_WEIGHT`` times the log of its
+frequency, counted from ``FREQUENCY_FLOOR`` up.
+
 >>> import numpy as np
 >>> probs = np.full((3, 26), 0.01); probs[0, 2] = probs[1, 0] = 0.7; probs[2, 19] = 0.4; probs[2, 17] = 0.5
 >>> index = LexiconIndex(["cat", "car", "dog"])
@@ -19,7 +24,7 @@ reading as an out-of-dictionary option). Low confidence means "ask the host to c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -28,15 +33,28 @@ from vision.letters import ALPHABET
 #: log prior of "the writer meant a word not in the dictionary" (per word)
 OOV_LOG_PRIOR = -20.0
 CONFIRM_BELOW = 0.9
+#: how much a word's frequency in ordinary text counts (0: every dictionary word as likely);
+#: chosen on the tuning writers' words (docs/vision.md, "Reading words")
+FREQUENCY_WEIGHT = 0.4
+#: frequencies below this (and words the frequency list lacks) count as this rare
+FREQUENCY_FLOOR = 1e-7
 
 
 class LexiconIndex:
     """Words of A-Z only, grouped by length as letter-index arrays for fast scoring.
 
-    Built from any iterable of words, or from a :class:`rules.lexicon.Lexicon` (``.words()``).
+    Built from any iterable of words, or from a :class:`rules.lexicon.Lexicon` (``.words()``);
+    ``frequency`` (upper-case word -> share of ordinary text, e.g.
+    :func:`tabletop.lexicons.word_frequencies`) gives common words a prior.
+
+    >>> index = LexiconIndex(["cat", "cot"], frequency={"CAT": 1e-4}.get)
+    >>> [round(float(x), 2) for x in index.log_prior(3)]
+    [2.76, 0.0]
     """
 
-    def __init__(self, words: Iterable[str] | object):
+    def __init__(self, words: Iterable[str] | object, frequency: Callable[[str], float | None] | None = None,
+                 weight: float = FREQUENCY_WEIGHT):
+        self.frequency, self.weight = frequency, weight
         if hasattr(words, "words") and callable(words.words):
             words = words.words()
         by_len: dict[int, list[str]] = {}
@@ -46,6 +64,7 @@ class LexiconIndex:
                 by_len.setdefault(len(w), []).append(w)
         self._words = {n: sorted(set(ws)) for n, ws in by_len.items()}
         self._arrays: dict[int, np.ndarray] = {}
+        self._priors: dict[int, np.ndarray] = {}
 
     def words(self, n: int) -> list[str]:
         return self._words.get(n, [])
@@ -56,6 +75,17 @@ class LexiconIndex:
             arr = np.frombuffer("".join(ws).encode("ascii"), np.uint8).reshape(len(ws), n) - 65 if ws else np.zeros((0, n), np.uint8)
             self._arrays[n] = arr.astype(np.intp)
         return self._arrays[n]
+
+    def log_prior(self, n: int) -> np.ndarray:
+        """Each ``n``-letter word's log prior (as :meth:`words` orders them), 0 for the rarest."""
+        if n not in self._priors:
+            words = self.words(n)
+            if self.frequency is None or self.weight == 0:
+                self._priors[n] = np.zeros(len(words))
+            else:
+                f = np.array([self.frequency(w) or 0.0 for w in words], float)
+                self._priors[n] = self.weight * np.log(np.maximum(f, FREQUENCY_FLOOR) / FREQUENCY_FLOOR)
+        return self._priors[n]
 
     def __contains__(self, word: str) -> bool:
         return word.upper() in set(self.words(len(word)))
@@ -92,17 +122,18 @@ def decode(logp: np.ndarray, index: LexiconIndex | None, fixed: dict[int, int] |
     raw = "".join(ALPHABET[i] for i in raw_idx)
     raw_score = float(logp[np.arange(n), raw_idx].sum()) + OOV_LOG_PRIOR
     arr = index.array(n) if index is not None else np.zeros((0, n), np.intp)
+    prior = index.log_prior(n) if index is not None else np.zeros(0)
     if fixed and len(arr):
         keep = np.ones(len(arr), bool)
         for k, v in fixed.items():
             keep &= arr[:, k] == v
-        arr = arr[keep]
+        arr, prior = arr[keep], prior[keep]
     if len(arr) == 0:
         # no dictionary to lean on: the chance every letter is right (capped when a dictionary
         # was given but has no such word: then the host should look)
         letters_right = float(np.exp(logp[np.arange(n), raw_idx].sum()))
         return Decoded(raw, letters_right if index is None else min(0.5, letters_right), raw, False, [])
-    scores = logp[np.arange(n)[None, :], arr].sum(1)
+    scores = logp[np.arange(n)[None, :], arr].sum(1) + prior
     total = _logsumexp(np.append(scores, raw_score))
     order = np.argsort(scores)[::-1][:4]
     best = int(order[0])

@@ -115,15 +115,10 @@ def score(args) -> int:
             markers = calibration.marker_corners(calibration.load(args.calibration))
         except (OSError, ValueError, KeyError) as error:
             raise UserError(f"cannot use calibration {args.calibration}: {error}") from None
-    if args.lexicon:
-        from tabletop.lexicons import load_wordlist
+    from tabletop.lexicons import builtin_lexicon, load_wordlist, reading_index
 
-        lexicon = load_wordlist(args.lexicon)
-    else:
-        from tabletop.lexicons import builtin_lexicon
-
-        lexicon = builtin_lexicon(args.language)
-    reader = BoardReader(board, lexicon, marker_corners=markers)
+    lexicon = load_wordlist(args.lexicon) if args.lexicon else builtin_lexicon(args.language)
+    reader = BoardReader(board, reading_index(lexicon, args.language), marker_corners=markers)
     try:
         read = reader.read(image)
     except VisionError as error:

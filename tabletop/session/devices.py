@@ -352,10 +352,11 @@ class CameraInput:
     """Frames -> the vision tracker -> ``write`` events credited to the player writing now."""
 
     def __init__(self, session: Session, camera, *, reader=None):
+        from tabletop.lexicons import reading_index
         from vision.reader import BoardReader
         from vision.tracker import Tracker
         self.session, self.camera = session, camera
-        self.reader = reader or BoardReader(session.board, lexicon=session.lexicon)
+        self.reader = reader or BoardReader(session.board, lexicon=reading_index(session.lexicon, session.setup.language))
         self.tracker = Tracker(self.reader, baseline=session.game.state().get("grid"))
         self.detections = 0
         self.failure: str | None = None

@@ -21,7 +21,7 @@ def test_quick_benchmark_prints_measured_numbers(capsys):
     if "letter_accuracy" not in out:  # the UNIPEN strokes are not on this machine
         assert out["real_handwriting"].startswith("not measured")
         return
-    for name in ("letter_accuracy", "word_accuracy", "empty_ink_accuracy"):
+    for name in ("letter_accuracy", "word_accuracy", "everyday_word_accuracy", "empty_ink_accuracy"):
         low, high = out[f"{name}_95ci"]
         assert low <= out[name] <= high, name
     assert out["letter_accuracy"] > 0.5  # a broken reader or model falls far below this

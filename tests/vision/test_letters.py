@@ -1,3 +1,5 @@
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -57,6 +59,14 @@ def _training_script():
     return module
 
 
+def test_training_without_its_fonts_stops_at_once_with_what_to_do(tmp_path, capsys):
+    module = _training_script()
+    assert module.main(["--fonts", str(tmp_path), "--out", str(tmp_path / "m.npz")]) == 2
+    assert "scripts/fetch_fonts.sh" in capsys.readouterr().err
+    assert module.main(["--font-share", "1.5", "--out", str(tmp_path / "m.npz")]) == 2
+    assert not (tmp_path / "m.npz").exists()
+
+
 def test_letter_offsets_undo_a_leaning_without_learning_letter_frequencies():
     fit_class_bias = _training_script().fit_class_bias
 
@@ -84,6 +94,9 @@ def test_letter_offsets_undo_a_leaning_without_learning_letter_frequencies():
 def test_training_script_runs_on_a_tiny_set(tmp_path):
     module = _training_script()
     out = tmp_path / "tiny.npz"
-    assert module.main(["--scenes", "2", "--epochs", "1", "--width", "4", "--workers", "1", "--out", str(out)]) == 0
+    fonts = "/usr/share/fonts/truetype/humor-sans"  # Debian's fonts-humor-sans, one handwriting font
+    share = "0.5" if pathlib.Path(fonts).is_dir() else "0"
+    assert module.main(["--scenes", "2", "--epochs", "1", "--width", "4", "--workers", "1", "--out", str(out),
+                        "--fonts", fonts, "--font-share", share]) == 0
     model = LetterModel.load(out)
     assert model.predict_proba([render_letter("A", 32, np.random.default_rng(0))]).shape == (1, 26)

@@ -63,3 +63,27 @@ def test_reader_verifies_the_expected_answer(small_board):
     read = reader.read(frame)
     assert reader.verify(read, squares, "TENT").matches
     assert not reader.verify(read, squares, "DOGS").matches
+
+
+def test_common_word_wins_a_close_call_but_not_clear_writing():
+    frequency = {"BEACHES": 2e-5, "BENCHES": 1e-6}.get
+    plain, weighted = LexiconIndex(["BEACHES", "BENCHES"]), LexiconIndex(["BEACHES", "BENCHES"], frequency=frequency)
+    close = logp_for("BENCHES", confusions={2: ("A", 0.3)})  # N (0.43) a little likelier than A
+    assert decode(close, plain).text == "BENCHES"
+    assert decode(close, weighted).text == "BEACHES"
+    clear = logp_for("BENCHES", p=0.95)
+    assert decode(clear, weighted).text == "BENCHES" and not decode(clear, weighted).needs_confirmation
+
+
+def test_word_prior_follows_the_words_a_crossing_letter_leaves():
+    frequency = {"COT": 1e-3, "CAT": 1e-7}.get  # COT far more common here; only CAT fits the crossing A
+    index = LexiconIndex(["CAT", "COT", "DOG"], frequency=frequency)
+    d = decode(logp_for("CAT", p=0.3), index, fixed={1: ALPHABET.index("A")})
+    assert d.text == "CAT"
+
+
+def test_no_frequency_or_zero_weight_means_a_flat_prior():
+    assert LexiconIndex(["CAT", "COT"]).log_prior(3).tolist() == [0.0, 0.0]
+    assert LexiconIndex(["CAT", "COT"], frequency={"CAT": 0.1}.get, weight=0).log_prior(3).tolist() == [0.0, 0.0]
+    prior = LexiconIndex(["CAT", "COT", "ZZZ"], frequency={"CAT": 1e-3, "COT": 1e-5}.get).log_prior(3)
+    assert prior[0] > prior[1] > prior[2] == 0.0

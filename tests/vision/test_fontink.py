@@ -1,0 +1,60 @@
+"""Handwriting fonts as training letters (vision/fontink.py)."""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy as np
+import pytest
+
+from vision.fontink import HandwritingFonts, NoFontsFound, font_files, stroke_width, with_stroke_width
+
+pytestmark = pytest.mark.vision
+
+#: a handwriting font from Debian's fonts-humor-sans (scripts/apt-packages.txt)
+HUMOR_SANS = pathlib.Path("/usr/share/fonts/truetype/humor-sans")
+
+
+def test_web_font_packages_keep_latin_upright_faces_one_family_per_name(tmp_path):
+    files = ["caveat-latin-400-normal.woff", "caveat-latin-700-normal.woff", "caveat-latin-ext-400-normal.woff",
+             "caveat-cyrillic-400-normal.woff", "caveat-latin-400-italic.woff", "caveat-latin-400-normal.woff2",
+             "amatic-sc-latin-400-normal.woff", "dokdo-12-400-normal.woff", "Humor-Sans.ttf", "README.md"]
+    for name in files:
+        (tmp_path / "sub" / name).parent.mkdir(exist_ok=True)
+        (tmp_path / "sub" / name).write_bytes(b"")
+    found = sorted((f.family, f.path.name) for f in font_files([tmp_path, tmp_path / "missing"]))
+    assert found == [("Humor-Sans", "Humor-Sans.ttf"), ("amatic-sc", "amatic-sc-latin-400-normal.woff"),
+                     ("caveat", "caveat-latin-400-normal.woff"), ("caveat", "caveat-latin-700-normal.woff")]
+
+
+def test_unreadable_or_missing_fonts_are_refused_with_a_clear_error(tmp_path):
+    (tmp_path / "broken-latin-400-normal.woff").write_bytes(b"not a font")
+    with pytest.raises(NoFontsFound, match="26 capitals"):
+        HandwritingFonts.find([tmp_path])
+    with pytest.raises(NoFontsFound):
+        HandwritingFonts.find([tmp_path / "nowhere"])
+
+
+@pytest.mark.parametrize("target", [3.0, 6.0, 12.0])
+def test_strokes_are_thinned_or_thickened_to_the_marker_width(target):
+    bar = np.zeros((60, 80), np.float32)
+    bar[20:28, 5:75] = 1  # 8 px wide
+    out = with_stroke_width(bar, target)
+    assert (out[:, out.shape[1] // 2] > 0.5).sum() == pytest.approx(target, abs=1.0)
+    assert stroke_width(bar) == pytest.approx(8, abs=1.0)
+
+
+@pytest.mark.skipif(not HUMOR_SANS.is_dir(), reason="fonts-humor-sans is not installed (./tabletop.sh setup)")
+def test_a_font_letter_is_marker_ink_inside_the_square():
+    fonts = HandwritingFonts.find([HUMOR_SANS])
+    assert len(fonts) == 1
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        ink = fonts("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[seed % 26], 48, rng)
+        assert ink.shape == (48, 48) and ink.dtype == np.float32
+        assert 0.0 <= ink.min() and ink.max() <= 1.0
+        assert 0.03 < (ink > 0.5).mean() < 0.6
+        assert ink[3:-3, 3:-3].sum() > 0.85 * ink.sum()  # mostly inside its square (a hand strays to the edge too)
+    a = fonts("O", 48, np.random.default_rng(1))
+    b = fonts("O", 48, np.random.default_rng(1))
+    assert np.array_equal(a, b)  # the same seed draws the same letter
