@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Train the shipped letter model from the project's own synthetic handwriting.
 
+    scripts/fetch_fonts.sh
     .venv/bin/python scripts/train_letters.py --out vision/models/letters.npz \
         --check ../shared/data/handwriting/unipen_1b_uppercase_strokes.npz
 
-(the defaults, two networks of 1,600 scenes and 5 epochs each, are how the shipped model was made)
+(the defaults, two networks of 1,600 scenes and 5 epochs each, half the scenes in handwriting
+fonts, are how the shipped model was made)
 
 Every training image is made here: letters from the stroke skeletons of
-``vision/strokefont.py`` (jittered, bowed, joined, slanted, marker-thick) are written on the
+``vision/strokefont.py`` (jittered, bowed, joined, slanted, marker-thick) or from handwriting
+fonts (``vision/fontink.py``, thinned or thickened to a marker's width) are written on the
 built-in boards, photographed by the scene simulator (perspective, uneven light, glare, blur,
 noise) and cut out by the reader itself (:mod:`vision.letterdata`). A small convolutional
 network is trained on them with PyTorch (training only: the shipped weights run in NumPy) and
@@ -36,7 +39,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 from vision.letters import ALPHABET, LetterModel  # noqa: E402
 
 BOARDS = ("extradiction", "extradiction-sp", "15x15")
-FONT_SHARE = 0.25  #: of the training scenes written in handwriting fonts (vision/fontink.py)
+FONT_SHARE = 0.5  #: of the training scenes written in handwriting fonts (vision/fontink.py)
 
 
 @functools.lru_cache(maxsize=None)

@@ -6,9 +6,9 @@ the probability over every candidate (all words of that length, plus the raw let
 reading as an out-of-dictionary option). Low confidence means "ask the host to confirm".
 
 Given how often words occur in ordinary text (``frequency``), a common word is a little more
-likely than a rare one that looks the same (players write BEACHES far more often than BENCHES'
-rarer neighbours): each word gets a log prior of ``FREQUENCY_WEIGHT`` times the log of its
-frequency, counted from ``FREQUENCY_FLOOR`` up.
+likely than a rare one that looks the same (a word smudged halfway between BEACHES and BENCHES
+is read as the more common BEACHES): each word gets a log prior of ``FREQUENCY_WEIGHT`` times
+the log of its frequency, counted from ``FREQUENCY_FLOOR`` up.
 
 >>> import numpy as np
 >>> probs = np.full((3, 26), 0.01); probs[0, 2] = probs[1, 0] = 0.7; probs[2, 19] = 0.4; probs[2, 17] = 0.5
@@ -34,7 +34,7 @@ from vision.letters import ALPHABET
 OOV_LOG_PRIOR = -20.0
 CONFIRM_BELOW = 0.9
 #: how much a word's frequency in ordinary text counts (0: every dictionary word as likely);
-#: chosen on the tuning writers' words (docs/vision.md, "Reading words")
+#: chosen on the tuning writers' words (docs/vision.md, under "Words")
 FREQUENCY_WEIGHT = 0.4
 #: frequencies below this (and words the frequency list lacks) count as this rare
 FREQUENCY_FLOOR = 1e-7

@@ -13,6 +13,7 @@ import numpy as np
 from rules.board import parse_board
 from rules.squares import Square
 
+COMMON_WORD_FREQUENCY = 1e-6  #: "everyday" words occur at least this often in English text
 TARGETS = {"letter_accuracy": 0.95, "word_accuracy": 0.99, "empty_ink_accuracy": 0.999, "board_found_rate": 0.99,
            "ms_per_steady_frame": 5.0, "ms_per_full_read_15x15": 50.0, "writes_with_hand": 0}
 
@@ -149,16 +150,17 @@ def _word_scenes(board, data, words, n_scenes, rng, lexicon_index, log):
     return right, raw_right, total, confirm, accepted_right
 
 
-def _frequency_draw(words: list[str], n: int, rng) -> list[str] | None:
-    """``n`` words drawn (with repeats) as often as they occur in ordinary English text: the
-    words people actually write. None without frequency data."""
+def _common_draw(words: list[str], n: int, rng) -> list[str] | None:
+    """``n`` of ``words`` drawn uniformly from the common ones (at least once per million words
+    of ordinary English text: the vocabulary people write at a game table). None without
+    frequency data."""
     from tabletop.lexicons import word_frequencies
 
     frequency = word_frequencies("en")
     if frequency is None:
         return None
-    f = np.array([frequency(w) for w in words])
-    return [words[i] for i in rng.choice(len(words), n, p=f / f.sum())]
+    common = [w for w in words if frequency(w) >= COMMON_WORD_FREQUENCY]
+    return [common[i] for i in rng.choice(len(common), n, replace=False)]
 
 
 def _found_rate(boards, n, rng):
@@ -281,7 +283,7 @@ def run(args) -> int:
         lex = builtin_lexicon("en")
         index = reading_index(lex, "en")
         words = [w for n in range(3, 8) for w in index.words(n)]
-        everyday = _frequency_draw(words, 4000, rng)
+        everyday = _common_draw(words, 4000, rng)
         words = [words[i] for i in rng.choice(len(words), 4000, replace=False)]
         for key, drawn in (("word", words), ("everyday_word", everyday)):
             if drawn is None:
@@ -347,7 +349,7 @@ def _print(out):
             line("  flagged for the host to confirm", out[f"{key}s_flagged_for_confirmation"], fmt="{}")
             line("  accepted without asking and right", out[f"accepted_{key}s_right"])
         print("    (dictionary words: drawn uniformly from the 3-7 letter words of the built-in lexicon;"
-              " everyday words: drawn as often as they occur in English text)")
+              " everyday words: from its common ones, at least once per million words of English)")
     line(f"board found, grid within 1/4 sq. ({out['board_frames']} frames, 3 boards)", out["board_found_rate"], ">= 0.99")
     line("  board found at all", out["board_found_any"])
     line(f"writes from frames with a hand or pen ({out['hand_sequences']} seq.)", out["writes_with_hand"], "0", fmt="{}")
