@@ -34,7 +34,7 @@ class Located:
 
     homography: np.ndarray
     method: str  #: 'markers', 'outline'
-    markers_seen: tuple[int, ...] = ()
+    markers_seen: tuple[int, ...] = ()  #: the markers the homography rests on (one that disagrees is left out)
     cell: int = 36
     rows: int = 0
     cols: int = 0
@@ -122,12 +122,11 @@ def locate(frame: np.ndarray, rows: int, cols: int, *, cell: int = 36,
     found = {i: c for i, c in detect_markers(gray).items() if i in expected}
     to_canon = lambda uv: (np.asarray(uv) + MARGIN) * cell  # noqa: E731
     if len(found) >= min_markers:
-        src = np.vstack([found[i] for i in sorted(found)])
-        dst = np.vstack([to_canon(expected[i]) for i in sorted(found)])
-        h, _ = cv2.findHomography(src, dst, 0)
-        if h is None or _reprojection(h, src, dst) > 0.15 * cell:
+        fitted = _fit_markers(found, {i: to_canon(expected[i]) for i in found}, 0.15 * cell, min_markers)
+        if fitted is None:
             raise BoardNotFound(f"{len(found)} of {len(expected)} markers visible but they do not fit the board")
-        return _checked(Located(h, "markers", tuple(sorted(found)), cell, rows, cols), frame, gray, lines=False)
+        h, used = fitted
+        return _checked(Located(h, "markers", used, cell, rows, cols), frame, gray, lines=False)
     if found:
         raise BoardNotFound(f"{len(found)} of {len(expected)} markers visible")
     target = to_canon(Layout(rows, cols).grid_corners()).astype(np.float32)
@@ -138,6 +137,29 @@ def locate(frame: np.ndarray, rows: int, cols: int, *, cell: int = 36,
         except BoardNotFound:
             continue
     raise BoardNotFound("no markers and no grid outline visible")
+
+
+def _fit_markers(found: dict[int, np.ndarray], canon: dict[int, np.ndarray], tolerance: float,
+                 min_markers: int) -> tuple[np.ndarray, tuple[int, ...]] | None:
+    """The homography from the markers' frame corners to their canonical places, and the markers
+    it rests on: all of them if they agree within ``tolerance`` pixels, else all but the one
+    that disagrees (a marker half hidden by a sleeve or a glint can be found with a corner out
+    of place) when at least ``min_markers`` remain; None when no such set agrees."""
+    ids = tuple(sorted(found))
+    sets = [ids] + ([tuple(i for i in ids if i != left_out) for left_out in ids] if len(ids) > min_markers else [])
+    best = None
+    for used in sets:
+        src = np.vstack([found[i] for i in used])
+        dst = np.vstack([canon[i] for i in used])
+        h, _ = cv2.findHomography(src, dst, 0)
+        if h is None:
+            continue
+        error = _reprojection(h, src, dst)
+        if error <= tolerance and used == ids:
+            return h, used
+        if error <= tolerance and (best is None or error < best[0]):
+            best = (error, h, used)
+    return (best[1], best[2]) if best else None
 
 
 def _reprojection(h: np.ndarray, src: np.ndarray, dst: np.ndarray) -> float:

@@ -50,6 +50,37 @@ def test_three_markers_are_enough(small_board):
     assert loc.markers_seen == (0, 1, 2) and corner_error(scene, loc, small_board) < 0.15
 
 
+def _with_markers_displaced(monkeypatch, shifts):
+    """detect_markers as usual, but each marker in ``shifts`` has one corner moved by that many
+    pixels (as a sleeve over part of a marker or a glint can make the detector place it)."""
+    import vision.locate as located
+
+    real = located.detect_markers
+
+    def displaced(gray):
+        found = real(gray)
+        for i, d in shifts.items():
+            found[i] = found[i].copy()
+            found[i][0] += d
+        return found
+
+    monkeypatch.setattr(located, "detect_markers", displaced)
+
+
+def test_a_marker_that_disagrees_with_the_other_three_is_left_out(small_board, monkeypatch):
+    scene = make_scene(small_board, {}, seed=5, tilt_deg=20)
+    _with_markers_displaced(monkeypatch, {1: 12.0})
+    loc = locate(scene.frame, small_board.rows, small_board.cols)
+    assert loc.markers_seen == (0, 2, 3) and corner_error(scene, loc, small_board) < 0.15
+
+
+def test_two_markers_out_of_place_are_refused_not_guessed(small_board, monkeypatch):
+    scene = make_scene(small_board, {}, seed=5, tilt_deg=20)
+    _with_markers_displaced(monkeypatch, {1: 12.0, 3: -12.0})
+    with pytest.raises(BoardNotFound, match="4 of 4 markers visible but they do not fit the board"):
+        locate(scene.frame, small_board.rows, small_board.cols)
+
+
 def test_markerless_outline_fallback(small_board):
     scene = make_scene(small_board, {}, seed=6, tilt_deg=12, glare=False)
     frame = hide_markers(scene.frame, {0, 1, 2, 3})
