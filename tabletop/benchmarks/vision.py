@@ -282,13 +282,14 @@ def run(args) -> int:
         out["tesseract_ms_per_call"] = float(np.median(tess["ms"])) if tess["ms"] else None
         lex = builtin_lexicon("en")
         index = reading_index(lex, "en")
-        words = [w for n in range(3, 8) for w in index.words(n)]
-        everyday = _common_draw(words, 4000, rng)
-        words = [words[i] for i in rng.choice(len(words), 4000, replace=False)]
-        for key, drawn in (("word", words), ("everyday_word", everyday)):
+        lexicon_words = [w for n in range(3, 8) for w in index.words(n)]
+        draws = (("word", lambda: [lexicon_words[i] for i in rng.choice(len(lexicon_words), 4000, replace=False)]),
+                 ("everyday_word", lambda: _common_draw(lexicon_words, 4000, rng)))
+        for key, draw in draws:  # one after the other: the dictionary words are those of earlier runs
+            drawn = draw()
             if drawn is None:
                 continue
-            wr, wraw, wn, wconf, wacc = _word_scenes(boards[1], held, drawn, 2 if quick else 40, rng, index, log)
+            wr, wraw, wn, wconf, wacc = _word_scenes(boards[1], held, drawn, 2 if quick else 80, rng, index, log)
             out[f"{key}_accuracy"] = wr / max(1, wn)
             out[f"{key}_accuracy_95ci"] = wilson(wr, wn)
             out[f"{key}_accuracy_without_lexicon"] = wraw / max(1, wn)
