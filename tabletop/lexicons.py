@@ -133,7 +133,12 @@ def word_frequencies(language: str = "en"):
 
 
 def reading_index(lexicon: Lexicon, language: str = "en"):
-    """The lexicon as the board reader decodes words with: common words slightly preferred."""
+    """The lexicon as the board reader decodes words with: common words slightly preferred.
+
+    >>> index = reading_index(Lexicon(["cat", "cot"]), "en")
+    >>> bool(index.log_prior(3)[0] > index.log_prior(3)[1])  # CAT is commoner than COT
+    True
+    """
     from vision.words import LexiconIndex
 
     return LexiconIndex(lexicon, frequency=word_frequencies(language))
