@@ -53,6 +53,13 @@ def font_files(dirs: Iterable[pathlib.Path | str]) -> list[FontFile]:
     Web-font packages split a face into subsets (``caveat-latin-400-normal.woff``,
     ``caveat-cyrillic-...``): only the plain Latin, upright subsets are kept, and the family is
     the part before the subset, so that a family's weights count as one hand.
+
+    >>> import tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("caveat-latin-400-normal.woff", "caveat-cyrillic-400-normal.woff", "Hand.ttf"):
+    ...     _ = (d / name).write_bytes(b"")
+    >>> [(f.family, f.path.name) for f in font_files([d])]
+    [('Hand', 'Hand.ttf'), ('caveat', 'caveat-latin-400-normal.woff')]
     """
     out = []
     for d in dirs:
