@@ -81,7 +81,7 @@ def font_files(dirs: Iterable[pathlib.Path | str]) -> list[FontFile]:
 
 @functools.lru_cache(maxsize=8192)
 def glyph_mask(path: pathlib.Path, letter: str, px: int = 96) -> np.ndarray | None:
-    """The glyph of ``letter`` drawn at ``px`` pixels a em, cropped to its ink (float32 0-1);
+    """The glyph of ``letter`` drawn at ``px`` pixels to the em, cropped to its ink (float32 0-1);
     None when the font has no such glyph or cannot be read."""
     from PIL import Image, ImageDraw, ImageFont
 
