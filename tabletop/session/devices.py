@@ -95,7 +95,7 @@ class PressOrderer:
 
     def _flush(self) -> None:
         with self._lock:
-            batch, self._batch, self._timer = sorted(self._batch), [], None
+            batch, self._batch = sorted(self._batch), []
             turn = self._current_turn()
             if turn != self._turn_key:
                 self._turn_key = turn
@@ -111,8 +111,9 @@ class PressOrderer:
                 else:
                     self.dropped += 1
             self.forwarded += len(queued)
-        for player in queued:
-            self.dispatch.put(lambda player=player: self.session.buzz(player, source=self.source))
+            for player in queued:
+                self.dispatch.put(lambda player=player: self.session.buzz(player, source=self.source))
+            self._timer = None  # only now: drain() waits for the timer, then for the dispatcher
 
     def drain(self, timeout: float = 5.0) -> None:
         deadline = time.monotonic() + timeout

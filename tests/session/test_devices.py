@@ -141,6 +141,32 @@ def test_presses_reach_the_session_in_the_order_they_were_made(session):
     orderer.close()
 
 
+def test_drain_waits_for_a_flush_that_is_still_handing_presses_over():
+    """drain() must not return between the timer's flush taking the batch and the presses
+    reaching the dispatcher (a preempted flush thread once let a test see no buzz at all)."""
+    import time as clock
+    from types import SimpleNamespace
+
+    from tabletop.session.devices import PressOrderer
+
+    buzzed = []
+    game = SimpleNamespace(turns=[], turns_started=1)
+    session = SimpleNamespace(setup=SimpleNamespace(players=("Ann", "Ben")), game=game,
+                              buzz=lambda player, source: buzzed.append(player))
+    orderer = PressOrderer(session, "test", hold=0.01)
+    real_put = orderer.dispatch.put
+
+    def slow_put(job):
+        clock.sleep(0.05)  # the flush thread loses the CPU just before handing over
+        real_put(job)
+
+    orderer.dispatch.put = slow_put
+    orderer.add("Ben", 2_000, 1)
+    orderer.drain()
+    assert buzzed == ["Ben"]
+    orderer.close()
+
+
 def test_presses_go_through_the_arbiter_ordered_once_each_with_ties_marked():
     """Both device paths share PressOrderer: device-stamp order, chatter dropped, a tie counted."""
     from types import SimpleNamespace
