@@ -101,6 +101,15 @@ def glyph_mask(path: pathlib.Path, letter: str, px: int = 96) -> np.ndarray | No
     return ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1].copy()
 
 
+def has_capitals(path: pathlib.Path) -> bool:
+    """Does the font draw all 26 capitals, each its own shape? A font without them draws one
+    placeholder box for every missing letter."""
+    masks = [glyph_mask(path, ch) for ch in ALPHABET]
+    if any(m is None for m in masks):
+        return False
+    return len({(m.shape, round(float(m.sum()), 1)) for m in masks}) == len(ALPHABET)
+
+
 def stroke_width(mask: np.ndarray) -> float:
     """Mean stroke width of a glyph in pixels: twice its area over its outline's length (a
     long stroke of width w and length l has area w*l and outline about 2*l; the ends make it
@@ -138,7 +147,7 @@ class HandwritingFonts:
     likely), then one of its files."""
 
     def __init__(self, files: Sequence[FontFile]):
-        usable = [f for f in files if all(glyph_mask(f.path, ch) is not None for ch in ALPHABET)]
+        usable = [f for f in files if has_capitals(f.path)]
         if not usable:
             raise NoFontsFound("no handwriting font with all 26 capitals was found")
         families: dict[str, list[pathlib.Path]] = {}

@@ -35,6 +35,16 @@ def test_unreadable_or_missing_fonts_are_refused_with_a_clear_error(tmp_path):
         HandwritingFonts.find([tmp_path / "nowhere"])
 
 
+def test_a_font_that_draws_one_placeholder_box_for_every_letter_is_not_used(tmp_path, monkeypatch):
+    import vision.fontink as fontink
+
+    (tmp_path / "NoLatin.ttf").write_bytes(b"")
+    box = np.ones((30, 20), np.float32)
+    monkeypatch.setattr(fontink, "glyph_mask", lambda path, letter, px=96: box)
+    with pytest.raises(NoFontsFound):
+        HandwritingFonts.find([tmp_path])
+
+
 @pytest.mark.parametrize("target", [3.0, 6.0, 12.0])
 def test_strokes_are_thinned_or_thickened_to_the_marker_width(target):
     bar = np.zeros((60, 80), np.float32)
