@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import pathlib
-
 import numpy as np
 import pytest
 
+from tests.vision.conftest import HUMOR_SANS
 from vision.fontink import HandwritingFonts, NoFontsFound, font_files, stroke_width, with_stroke_width
 
 pytestmark = pytest.mark.vision
-
-#: a handwriting font from Debian's fonts-humor-sans (scripts/apt-packages.txt)
-HUMOR_SANS = pathlib.Path("/usr/share/fonts/truetype/humor-sans")
 
 
 def test_web_font_packages_keep_latin_upright_faces_one_family_per_name(tmp_path):

@@ -3,6 +3,7 @@ import pathlib
 import numpy as np
 import pytest
 
+from tests.vision.conftest import HUMOR_SANS
 from vision.handwriting import render_letter
 from vision.letters import ALPHABET, LetterModel, default_model, normalise
 
@@ -50,7 +51,6 @@ def test_normalise_empty_and_tiny():
 
 def _training_script():
     import importlib.util
-    import pathlib
 
     path = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "train_letters.py"
     spec = importlib.util.spec_from_file_location("train_letters", path)
@@ -94,9 +94,8 @@ def test_letter_offsets_undo_a_leaning_without_learning_letter_frequencies():
 def test_training_script_runs_on_a_tiny_set(tmp_path):
     module = _training_script()
     out = tmp_path / "tiny.npz"
-    fonts = "/usr/share/fonts/truetype/humor-sans"  # Debian's fonts-humor-sans, one handwriting font
-    share = "0.5" if pathlib.Path(fonts).is_dir() else "0"
+    share = "0.5" if HUMOR_SANS.is_dir() else "0"
     assert module.main(["--scenes", "2", "--epochs", "1", "--width", "4", "--workers", "1", "--out", str(out),
-                        "--fonts", fonts, "--font-share", share]) == 0
+                        "--fonts", str(HUMOR_SANS), "--font-share", share]) == 0
     model = LetterModel.load(out)
     assert model.predict_proba([render_letter("A", 32, np.random.default_rng(0))]).shape == (1, 26)
