@@ -300,11 +300,11 @@ def main(argv=None) -> int:
         return 2
     font_dir = None
     if args.font_share > 0:
-        from vision.fontink import FONT_DIR, HandwritingFonts, NoFontsFound
+        from vision.fontink import FONT_DIR, NoFontsFound
 
         font_dir = str(args.fonts or FONT_DIR)
-        try:
-            families = len(HandwritingFonts.find([font_dir]))
+        try:  # loaded here once: the rendering workers (forked) start with the fonts read
+            families = len(_fonts(font_dir))
         except NoFontsFound:
             print(f"no handwriting fonts in {font_dir}: run scripts/fetch_fonts.sh (or pass --font-share 0)",
                   file=sys.stderr)

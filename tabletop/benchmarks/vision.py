@@ -150,6 +150,15 @@ def _word_scenes(board, data, words, n_scenes, rng, lexicon_index, log):
     return right, raw_right, total, confirm, accepted_right
 
 
+def _word_results(key: str, counts: tuple[int, int, int, int, int]) -> dict:
+    """The benchmark's entries for one word set, from :func:`_word_scenes`' counts."""
+    right, raw_right, total, confirm, accepted_right = counts
+    return {f"{key}_accuracy": right / max(1, total), f"{key}_accuracy_95ci": wilson(right, total),
+            f"{key}_accuracy_without_lexicon": raw_right / max(1, total), f"{key}s_read": total,
+            f"{key}s_flagged_for_confirmation": confirm,
+            f"accepted_{key}s_right": accepted_right / max(1, total - confirm)}  # of those read without asking
+
+
 def _common_draw(words: list[str], n: int, rng) -> list[str] | None:
     """``n`` of ``words`` drawn uniformly from the common ones (at least once per million words
     of ordinary English text: the vocabulary people write at a game table). None without
@@ -283,19 +292,13 @@ def run(args) -> int:
         lex = builtin_lexicon("en")
         index = reading_index(lex, "en")
         lexicon_words = [w for n in range(3, 8) for w in index.words(n)]
-        draws = (("word", lambda: [lexicon_words[i] for i in rng.choice(len(lexicon_words), 4000, replace=False)]),
-                 ("everyday_word", lambda: _common_draw(lexicon_words, 4000, rng)))
-        for key, draw in draws:  # one after the other: the dictionary words are those of earlier runs
-            drawn = draw()
-            if drawn is None:
-                continue
-            wr, wraw, wn, wconf, wacc = _word_scenes(boards[1], held, drawn, 2 if quick else 80, rng, index, log)
-            out[f"{key}_accuracy"] = wr / max(1, wn)
-            out[f"{key}_accuracy_95ci"] = wilson(wr, wn)
-            out[f"{key}_accuracy_without_lexicon"] = wraw / max(1, wn)
-            out[f"{key}s_read"] = wn
-            out[f"{key}s_flagged_for_confirmation"] = wconf
-            out[f"accepted_{key}s_right"] = wacc / max(1, wn - wconf)  # of the words read without asking the host
+        n_scenes = 2 if quick else 80
+        # the dictionary words first (drawn and read), so that they are those of earlier runs
+        dictionary = [lexicon_words[i] for i in rng.choice(len(lexicon_words), 4000, replace=False)]
+        out.update(_word_results("word", _word_scenes(boards[1], held, dictionary, n_scenes, rng, index, log)))
+        everyday = _common_draw(lexicon_words, 4000, rng)
+        if everyday is not None:
+            out.update(_word_results("everyday_word", _word_scenes(boards[1], held, everyday, n_scenes, rng, index, log)))
         out["real_handwriting"] = f"UNIPEN capitals, held-out contributors {', '.join(HELD_OUT_CONTRIBUTORS)} (never used in training or tuning)"
     else:
         out["real_handwriting"] = f"not measured: {DEFAULT_PATH} not present"
