@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -64,3 +66,21 @@ def test_a_font_letter_is_marker_ink_inside_the_square():
     a = fonts("O", 48, np.random.default_rng(1))
     b = fonts("O", 48, np.random.default_rng(1))
     assert np.array_equal(a, b)  # the same seed draws the same letter
+
+
+def test_font_fetcher_without_npm_says_what_to_install_and_makes_nothing(tmp_path):
+    import shutil
+    import subprocess
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    repo, bin_dir = tmp_path / "repo", tmp_path / "bin"
+    (repo / "scripts").mkdir(parents=True)
+    bin_dir.mkdir()
+    for name in ("fetch_fonts.sh", "handwriting-fonts.txt"):
+        shutil.copy(root / "scripts" / name, repo / "scripts" / name)
+    (bin_dir / "dirname").symlink_to(shutil.which("dirname"))  # all the script runs before it looks for npm
+    done = subprocess.run(["/bin/bash", str(repo / "scripts" / "fetch_fonts.sh")], capture_output=True, text=True,
+                          env={"PATH": str(bin_dir)}, timeout=30)
+    assert done.returncode == 1
+    assert "needs npm" in done.stderr and "apt-get install npm" in done.stderr
+    assert not (repo / ".fonts").exists()
