@@ -40,12 +40,14 @@ class CellAnalysis:
     ink_fraction: np.ndarray  #: (rows, cols) share of the square's inner area that is ink
     darkness: np.ndarray  #: canonical-size float32 map: how much darker than printed (0..1)
     occlusion: np.ndarray  #: canonical-size bool mask of foreign objects (hands, arms, pens)
+    letter_darkness: np.ndarray | None = None  #: the same with a closer printed look, for letter shapes
 
     def ink_map(self, row: int, col: int, cell: int) -> np.ndarray:
         """The square's ink, scaled 0..1 (input of the letter model)."""
         m = MARGIN * cell
         y0, x0 = int(round(m + row * cell)), int(round(m + col * cell))
-        d = self.darkness[y0:y0 + cell, x0:x0 + cell]
+        source = self.darkness if self.letter_darkness is None else self.letter_darkness
+        d = source[y0:y0 + cell, x0:x0 + cell]
         peak = max(float(np.percentile(d, 99)), 0.2)
         ink = np.clip((d - 0.08) / (peak - 0.08), 0, 1)
         ink[ink < 0.25] = 0
@@ -76,6 +78,10 @@ class CellJudge:
         self.ref = reference_image(board, cell).astype(np.float32) / 255.0
         k = max(3, int(cell * 0.14) | 1)
         self.ref_min = cv2.erode(self.ref, np.ones((k, k), np.uint8))  # printed dark things, widened
+        # Letter shapes are cut from a look widened by one pixel only: the wider one, safe for
+        # telling ink from print, hides a band of a tenth of a square along every printed line,
+        # and with it the bar of a T or a Z written close to the square's edge.
+        self.ref_letter = cv2.erode(self.ref, np.ones((3, 3), np.uint8))
         h, w = self.ref.shape[:2]
         step = max(2, cell // 6)
         self.bright = (self.ref_min.min(axis=2) > 0.5).astype(np.float32)[:, :, None]  # plain paper: light probe
@@ -124,8 +130,11 @@ class CellJudge:
         light = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
         norm = cv2.divide(obs, cv2.max(light, 0.05))
         darkness = _channel_max(cv2.subtract(self.ref_min, norm))
+        letter_darkness = self._less_paper_level(_channel_max(cv2.subtract(self.ref_letter, norm)))
         flat = cv2.divide(obs, cv2.max(self._board_light(num, (w, h)), 0.05))
-        return self._judge(darkness, self._objects(obs, flat))
+        analysis = self._judge(darkness, self._objects(obs, flat))
+        analysis.letter_darkness = letter_darkness
+        return analysis
 
     def light(self, canon_bgr: np.ndarray) -> np.ndarray:
         """The board-wide light of a canonical image (photo / printed look, per channel), as the
@@ -209,12 +218,17 @@ class CellJudge:
         m = int(round(MARGIN * c))
         return image[m:m + rows * c, m:m + cols * c].reshape(rows, c, cols, c).transpose(0, 2, 1, 3)
 
-    def _judge(self, darkness: np.ndarray, solid: np.ndarray) -> CellAnalysis:
+    def _less_paper_level(self, darkness: np.ndarray) -> np.ndarray:
+        """``darkness`` (changed in place) less each square's own paper level (its median), clipped to 0..1."""
         grid_d = self._cells(darkness)
         flat = grid_d.reshape(grid_d.shape[0], grid_d.shape[1], -1)
-        bias = np.partition(flat, flat.shape[2] // 2, axis=2)[:, :, flat.shape[2] // 2]  # paper's own level
+        bias = np.partition(flat, flat.shape[2] // 2, axis=2)[:, :, flat.shape[2] // 2]
         grid_d -= np.maximum(bias, 0)[:, :, None, None]  # (a view: corrects ``darkness`` itself)
-        np.clip(darkness, 0, 1, out=darkness)
+        return np.clip(darkness, 0, 1, out=darkness)
+
+    def _judge(self, darkness: np.ndarray, solid: np.ndarray) -> CellAnalysis:
+        self._less_paper_level(darkness)
+        grid_d = self._cells(darkness)
         inked = (grid_d > self.ink_threshold) & self.inner
         frac = inked.sum((2, 3)) / self.inner.sum()
         # pale ink (light colours, thin strokes, glare that washes the contrast out): strokes that

@@ -91,3 +91,27 @@ def test_pale_ink_washed_out_by_glare_is_still_ink(marks_board, colour):
         truth[sq] = True
     assert not ((states == INK) & ~truth).any(), np.argwhere((states == INK) & ~truth)
     assert ((states == INK) & truth).sum() >= 2 / 3 * truth.sum(), np.argwhere((states != INK) & truth)
+
+
+@pytest.mark.parametrize("ink", [(40, 40, 40), (200, 60, 20), (40, 40, 200)])  # BGR: black, blue, red
+def test_a_bar_written_close_to_a_printed_line_stays_in_the_letter(marks_board, ink):
+    """The printed look is widened to tell ink from print, which hides strokes right beside a
+    printed line; the letter's own image is cut with a closer look, so a T whose bar runs just
+    under the thick zone line at the top of its square is still a T (not an I), and nothing
+    printed shows in it."""
+    from vision.cells import reference_image
+
+    cell = 30
+    canon = reference_image(marks_board, cell)
+    m = int(round(MARGIN * cell))
+    sq, blank = Square(4, 4), Square(4, 6)  # a zone line runs along the top of both
+    x, y = m + sq.col * cell, m + sq.row * cell
+    assert canon[y + 2, x + 15].max() < 60 and canon[y + 3, x + 15].min() > 100  # the line's last row
+    cv2.line(canon, (x + 6, y + 3), (x + 24, y + 3), ink, 2)  # the bar, right under it
+    cv2.line(canon, (x + 15, y + 3), (x + 15, y + 25), ink, 2)  # the stem
+    analysis = CellJudge(marks_board, cell).analyse(canon)
+    assert analysis.states[sq] == INK
+    letter = analysis.ink_map(sq.row, sq.col, cell)
+    assert (letter[1:7, 7:24].max(axis=0) > 0.5).mean() > 0.9  # the bar is there, end to end
+    assert (letter[:, :5] == 0).all() and (letter[:, 26:] == 0).all()  # and no printed line beside it
+    assert not analysis.ink_map(blank.row, blank.col, cell).any()  # an empty square's letter image: blank
