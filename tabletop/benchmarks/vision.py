@@ -44,10 +44,12 @@ def _letters_scenes(boards, data, n_scenes, per_scene, rng, tess_budget, log):
     from vision.letterdata import StrokeQueue
     from vision.letters import ALPHABET
     from vision.reader import BoardReader
+    from vision.realdata import is_lone_bar
     from vision.scene import make_scene
 
     readers = {b.name: BoardReader(b) for b in boards}
     per_contrib: dict[str, list[int]] = {}
+    lone_bars = [0, 0]  # right, total: recordings of one straight stroke though the letter is not I
     ink_right = ink_total = 0
     errors = {"missed": 0, "false": 0, "occluded": 0}
     tess = {"right": 0, "total": 0, "ms": []}
@@ -81,6 +83,9 @@ def _letters_scenes(boards, data, n_scenes, per_scene, rng, tess_budget, log):
             per_contrib.setdefault(str(data.contributor[i]), [0, 0])
             per_contrib[str(data.contributor[i])][0] += int(ok)
             per_contrib[str(data.contributor[i])][1] += 1
+            if letter != "I" and is_lone_bar(data.strokes[i]):
+                lone_bars[0] += int(ok)
+                lone_bars[1] += 1
             if tess["total"] < tess_budget:
                 if canon is None:
                     canon = read.located.warp(scene.frame)
@@ -90,7 +95,7 @@ def _letters_scenes(boards, data, n_scenes, per_scene, rng, tess_budget, log):
                 tess["right"] += int(got == letter)
                 ours_on_tess["total"] += 1
                 ours_on_tess["right"] += int(ok)
-    return per_contrib, ink_right, ink_total, tess, ours_on_tess, errors
+    return per_contrib, ink_right, ink_total, tess, ours_on_tess, errors, lone_bars
 
 
 def _tesseract_square(canon, sq, cell):
@@ -273,7 +278,7 @@ def run(args) -> int:
     if DEFAULT_PATH.exists():
         data = load_strokes(DEFAULT_PATH)
         held = data.subset(np.isin(data.contributor, HELD_OUT_CONTRIBUTORS))
-        per, ink_ok, ink_n, tess, ours_t, ink_errors = _letters_scenes(
+        per, ink_ok, ink_n, tess, ours_t, ink_errors, lone_bars = _letters_scenes(
             boards, held, 3 if quick else 36, 40 if quick else 60, rng, 12 if quick else 150, log)
         right = sum(v[0] for v in per.values())
         total = sum(v[1] for v in per.values())
@@ -281,6 +286,9 @@ def run(args) -> int:
         out["letter_accuracy_95ci"] = wilson(right, total)
         out["letters_read"] = total
         out["letter_accuracy_by_contributor"] = {k: round(v[0] / v[1], 4) for k, v in sorted(per.items())}
+        # a stroke missing from the recording: not a letter anyone could read (vision.realdata.is_lone_bar)
+        out["letters_recorded_as_one_bar"] = lone_bars[1]
+        out["letter_accuracy_without_one_bar_recordings"] = (right - lone_bars[0]) / max(1, total - lone_bars[1])
         out["empty_ink_accuracy"] = ink_ok / max(1, ink_n)
         out["empty_ink_accuracy_95ci"] = wilson(ink_ok, ink_n)
         out["squares_judged"] = ink_n
@@ -337,6 +345,8 @@ def _print(out):
         line(f"letter accuracy per square ({out['letters_read']} letters)", out["letter_accuracy"], ">= 0.95",
              ci=out["letter_accuracy_95ci"])
         print("    by contributor: " + ", ".join(f"{k} {v:.3f}" for k, v in out["letter_accuracy_by_contributor"].items()))
+        line(f"  without the {out['letters_recorded_as_one_bar']} recorded as one straight stroke (not I)",
+             out["letter_accuracy_without_one_bar_recordings"])
         line(f"  tesseract on {out['tesseract_squares']} of the same squares", out["tesseract_letter_accuracy"])
         line("  ours on those same squares", out["ours_on_tesseract_squares"])
         line("  tesseract ms per call", out["tesseract_ms_per_call"], fmt="{:.1f}")

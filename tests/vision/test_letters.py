@@ -99,3 +99,21 @@ def test_training_script_runs_on_a_tiny_set(tmp_path):
                         "--fonts", str(HUMOR_SANS), "--font-share", share]) == 0
     model = LetterModel.load(out)
     assert model.predict_proba([render_letter("A", 32, np.random.default_rng(0))]).shape == (1, 26)
+
+
+def test_a_recording_of_one_straight_stroke_is_a_lone_bar_and_a_letter_is_not():
+    """The benchmark counts recordings that lost strokes (an H that is one dash) apart."""
+    from vision.realdata import is_lone_bar
+    from vision.strokefont import GLYPHS
+
+    dash = np.array([[0.0, 0.5], [0.3, 0.52], [0.7, 0.49], [1.0, 0.5]])
+    assert is_lone_bar([dash]) and is_lone_bar([dash[::-1] * 3 + 2])  # either way, any scale
+    assert is_lone_bar([np.array([[0.2, 0.2], [0.2, 0.2]])])  # a dot
+    assert not is_lone_bar([dash, dash + [0, 0.3]])  # two strokes
+    arc = np.stack([np.cos(np.linspace(0.5, 2.6, 20)), np.sin(np.linspace(0.5, 2.6, 20))], 1)
+    assert not is_lone_bar([arc])  # a C or a ')' is not straight
+    hook = np.array([[0.0, 0.0], [0.0, 1.0], [0.3, 1.0]])
+    assert not is_lone_bar([hook])  # an L in one stroke
+    written = [letter for letter, allographs in GLYPHS.items() if any(is_lone_bar([np.asarray(s, float) for s in strokes])
+                                                                      for strokes in allographs)]
+    assert written == ["I"]  # of our own skeletons, only an I is ever one straight stroke
