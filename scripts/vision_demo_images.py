@@ -13,7 +13,6 @@ import pathlib
 import sys
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 

@@ -10,7 +10,7 @@ import rules
 
 MODULES = sorted(f"rules.{m.name}" for m in pkgutil.iter_modules(rules.__path__)) + [
     "tabletop.cli", "tabletop.errors", "tabletop.files", "tabletop.lexicons", "tabletop.resources",
-    "tabletop.decks", "tabletop.benchmarks.vision",
+    "tabletop.decks", "tabletop.benchmarks.vision", "tabletop.benchmarks.outsider",
 ]
 
 

@@ -19,7 +19,6 @@ import cv2
 import numpy as np
 
 from rules.board import Board
-from vision.layout import Layout
 from vision.locate import MARGIN
 from vision.printing import draw_board
 

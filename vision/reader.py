@@ -20,7 +20,7 @@ import numpy as np
 from rules.board import Board
 from rules.grid import Grid
 from rules.squares import Direction, Square
-from vision.cells import EMPTY, INK, OCCLUDED, STATE_NAMES, CellJudge
+from vision.cells import INK, OCCLUDED, STATE_NAMES, CellJudge
 from vision.letters import ALPHABET, LetterModel, default_model
 from vision.locate import Located, locate
 from vision.words import Decoded, LexiconIndex, Verification, decode, verify

@@ -305,6 +305,12 @@ def run(args) -> int:
         out["ours_on_tesseract_squares"] = ours_t["right"] / max(1, ours_t["total"])
         out["tesseract_squares"] = tess["total"]
         out["tesseract_ms_per_call"] = float(np.median(tess["ms"])) if tess["ms"] else None
+        from tabletop.benchmarks.outsider import outsider_letters
+
+        right, total, out["outsider_errors"] = outsider_letters(boards[::2], held, 1 if quick else 20, 20 if quick else 60, log)
+        out["outsider_letter_accuracy"] = right / max(1, total)
+        out["outsider_letter_accuracy_95ci"] = wilson(right, total)
+        out["outsider_letters_read"] = total
         lex = builtin_lexicon("en")
         index = reading_index(lex, "en")
         lexicon_words = [w for n in range(3, 8) for w in index.words(n)]
@@ -358,6 +364,10 @@ def _print(out):
         line(f"  tesseract on {out['tesseract_squares']} of the same squares", out["tesseract_letter_accuracy"])
         line("  ours on those same squares", out["ours_on_tesseract_squares"])
         line("  tesseract ms per call", out["tesseract_ms_per_call"], fmt="{:.1f}")
+        line(f"letters in outsiders' pictures of the PNG ({out['outsider_letters_read']})", out["outsider_letter_accuracy"],
+             ">= 0.95", ci=out["outsider_letter_accuracy_95ci"])
+        print("    (pasted into the sidecar's boxes, 1600x1200 photos; missed, false, board not found: "
+              + ", ".join(str(v) for v in out["outsider_errors"].values()) + ")")
         line(f"empty/ink accuracy ({out['squares_judged']} squares)", out["empty_ink_accuracy"], ">= 0.999",
              ci=out["empty_ink_accuracy_95ci"])
         e = out["empty_ink_errors"]

@@ -21,13 +21,14 @@ def test_quick_benchmark_prints_measured_numbers(capsys):
     if "letter_accuracy" not in out:  # the UNIPEN strokes are not on this machine
         assert out["real_handwriting"].startswith("not measured")
         return
-    for name in ("letter_accuracy", "word_accuracy", "everyday_word_accuracy", "empty_ink_accuracy"):
+    for name in ("letter_accuracy", "outsider_letter_accuracy", "word_accuracy", "everyday_word_accuracy", "empty_ink_accuracy"):
         low, high = out[f"{name}_95ci"]
         assert low <= out[name] <= high, name
     assert out["letter_accuracy"] > 0.5  # a broken reader or model falls far below this
     assert 0 <= out["letters_recorded_as_one_bar"] < out["letters_read"]
     assert 0.5 < out["letter_accuracy_without_one_bar_recordings"] <= 1
     assert out["empty_ink_errors"]["false"] == 0
+    assert out["outsider_letters_read"] == 20 and out["outsider_errors"]["false"] == 0
 
 
 def test_wilson_interval_is_wide_for_few_cases_and_narrow_for_many():
