@@ -58,8 +58,9 @@ def _reader(name: str):
 @functools.lru_cache(maxsize=None)
 def _fonts(font_dir: str):
     from vision.fontink import HandwritingFonts
+    from vision.handwriting import TRAINING_HAND
 
-    return HandwritingFonts.find([font_dir])
+    return HandwritingFonts.find([font_dir], hand=TRAINING_HAND)
 
 
 def _synthetic_job(job: tuple[int, int, str | None]) -> tuple[np.ndarray, np.ndarray]:
@@ -68,13 +69,13 @@ def _synthetic_job(job: tuple[int, int, str | None]) -> tuple[np.ndarray, np.nda
     seed, count, font_dir = job
     from vision.letterdata import scene_letter_images
 
-    from vision.handwriting import render_letter
+    from vision.handwriting import TRAINING_HAND, render_letter
 
     rng = np.random.default_rng(seed)
     letters = "".join(ALPHABET[i] for i in rng.integers(0, 26, count))
 
     def wandering_hand(letter: str, size: int, r: np.random.Generator) -> np.ndarray:
-        return render_letter(letter, size, r, amount=float(r.uniform(0.6, 1.7)))
+        return render_letter(letter, size, r, amount=float(r.uniform(0.6, 1.7)), hand=TRAINING_HAND)
 
     hand = _fonts(font_dir) if font_dir else wandering_hand
     return scene_letter_images(_reader(BOARDS[seed % len(BOARDS)]), letters, seed, hand)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.handwriting import letter_box
+from vision.handwriting import TABLE_HAND, Hand, letter_box
 from vision.letters import ALPHABET
 
 #: where ``scripts/fetch_fonts.sh`` puts the handwriting fonts (see scripts/handwriting-fonts.txt)
@@ -146,7 +146,8 @@ class HandwritingFonts:
     ``render`` picks a family uniformly (so a family with four weights is not four times as
     likely), then one of its files."""
 
-    def __init__(self, files: Sequence[FontFile]):
+    def __init__(self, files: Sequence[FontFile], hand: Hand = TABLE_HAND):
+        self.hand = hand  #: how large and thick the letters are drawn
         usable = [f for f in files if has_capitals(f.path)]
         if not usable:
             raise NoFontsFound("no handwriting font with all 26 capitals was found")
@@ -156,13 +157,14 @@ class HandwritingFonts:
         self.families = {k: tuple(v) for k, v in sorted(families.items())}
 
     @classmethod
-    def find(cls, dirs: Iterable[pathlib.Path | str], families: Iterable[str] | None = None) -> "HandwritingFonts":
+    def find(cls, dirs: Iterable[pathlib.Path | str], families: Iterable[str] | None = None,
+             hand: Hand = TABLE_HAND) -> "HandwritingFonts":
         """The fonts under ``dirs``; only ``families`` (names as in :func:`font_files`) if given."""
         files = font_files(dirs)
         if families is not None:
             wanted = set(families)
             files = [f for f in files if f.family in wanted]
-        return cls(files)
+        return cls(files, hand)
 
     def __len__(self) -> int:
         return len(self.families)
@@ -176,8 +178,8 @@ class HandwritingFonts:
         paths = self.families[names[int(rng.integers(len(names)))]]
         glyph = glyph_mask(paths[int(rng.integers(len(paths)))], letter)
         if thickness is None:
-            thickness = size * rng.uniform(0.05, 0.14)
-        x0, y0, x1, y1 = letter_box(size, rng)
+            thickness = size * rng.uniform(*self.hand.thickness)
+        x0, y0, x1, y1 = letter_box(size, rng, self.hand)
         shear, rot, stretch = rng.normal(0, 0.15), np.radians(rng.normal(0, 5)), np.exp(rng.normal(0, 0.15))
         affine = np.array([[np.cos(rot), -np.sin(rot)], [np.sin(rot), np.cos(rot)]]) @ np.array([[stretch, shear], [0, 1]])
         h, w = glyph.shape

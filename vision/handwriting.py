@@ -11,6 +11,8 @@ any pen trajectory (ours, or recorded real strokes) into marker-like ink.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -122,19 +124,44 @@ def draw_strokes(strokes: list[np.ndarray], size: int | tuple[int, int], box: tu
     return canvas
 
 
-def letter_box(size: int, rng: np.random.Generator) -> tuple[float, float, float, float]:
-    """Where a writer puts a letter in a ``size``-pixel square: 55-90 % of it, a little off-centre."""
-    hgt = size * rng.uniform(0.55, 0.9)
-    wid = size * rng.uniform(0.45, 0.85)
+@dataclass(frozen=True)
+class Hand:
+    """How large and how thick a writer's letters are, as shares of the square's side (each a
+    range drawn from uniformly)."""
+
+    height: tuple[float, float] = (0.55, 0.9)
+    width: tuple[float, float] = (0.45, 0.85)
+    thickness: tuple[float, float] = (0.05, 0.14)
+
+
+#: Marker letters as players write them: what the scene simulator draws.
+TABLE_HAND = Hand()
+#: Wider for training the letter model: from 40 % of the square to all of it, from a fine pen to
+#: a broad marker, so that a letter pasted to fill its square's box in someone else's picture
+#: is nothing new to the model (letters filling the square read 3.5 points worse before).
+TRAINING_HAND = Hand(height=(0.4, 1.0), width=(0.35, 0.95), thickness=(0.03, 0.14))
+
+
+def letter_box(size: int, rng: np.random.Generator, hand: Hand = TABLE_HAND) -> tuple[float, float, float, float]:
+    """Where a writer puts a letter in a ``size``-pixel square: ``hand.height`` of it (55-90 %
+    at the table), a little off-centre.
+
+    >>> x0, y0, x1, y1 = letter_box(100, np.random.default_rng(1))
+    >>> 55 <= y1 - y0 <= 90
+    True
+    """
+    hgt = size * rng.uniform(*hand.height)
+    wid = size * rng.uniform(*hand.width)
     cx = size / 2 + rng.normal(0, size * 0.05)
     cy = size / 2 + rng.normal(0, size * 0.05)
     return cx - wid / 2, cy - hgt / 2, cx + wid / 2, cy + hgt / 2
 
 
 def render_letter(letter: str, size: int, rng: np.random.Generator, thickness: float | None = None,
-                  amount: float = 1.0) -> np.ndarray:
+                  amount: float = 1.0, hand: Hand = TABLE_HAND) -> np.ndarray:
     """An ink map of one synthetic handwritten ``letter`` in a ``size`` x ``size`` square;
-    ``amount`` scales how much the hand wanders from the skeleton."""
+    ``amount`` scales how much the hand wanders from the skeleton, ``hand`` how large and
+    thick it writes."""
     if thickness is None:
-        thickness = size * rng.uniform(0.05, 0.14)
-    return draw_strokes(jitter_glyph(letter, rng, amount), size, letter_box(size, rng), thickness)
+        thickness = size * rng.uniform(*hand.thickness)
+    return draw_strokes(jitter_glyph(letter, rng, amount), size, letter_box(size, rng, hand), thickness)

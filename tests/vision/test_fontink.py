@@ -68,6 +68,19 @@ def test_a_font_letter_is_marker_ink_inside_the_square():
     assert np.array_equal(a, b)  # the same seed draws the same letter
 
 
+def test_the_training_hand_writes_from_small_letters_to_ones_filling_the_square():
+    """Letter boxes at the table keep off the square's lines; for training they reach them."""
+    from vision.handwriting import TABLE_HAND, TRAINING_HAND, letter_box
+
+    def heights(hand):
+        rng = np.random.default_rng(0)
+        return np.array([y1 - y0 for _, y0, _, y1 in (letter_box(100, rng, hand) for _ in range(500))])
+
+    table, training = heights(TABLE_HAND), heights(TRAINING_HAND)
+    assert 55 <= table.min() and table.max() <= 90
+    assert training.min() < 45 and training.max() > 97 and training.max() <= 100
+
+
 def test_font_fetcher_without_npm_says_what_to_install_and_makes_nothing(tmp_path):
     import shutil
     import subprocess
