@@ -307,10 +307,10 @@ def run(args) -> int:
         out["tesseract_ms_per_call"] = float(np.median(tess["ms"])) if tess["ms"] else None
         from tabletop.benchmarks.outsider import outsider_letters
 
-        right, total, out["outsider_errors"] = outsider_letters(boards[::2], held, 1 if quick else 20, 20 if quick else 60, log)
-        out["outsider_letter_accuracy"] = right / max(1, total)
-        out["outsider_letter_accuracy_95ci"] = wilson(right, total)
-        out["outsider_letters_read"] = total
+        o_right, o_total, out["outsider_errors"] = outsider_letters(boards[::2], held, 1 if quick else 20, 20 if quick else 60, log)
+        out["outsider_letter_accuracy"] = o_right / max(1, o_total)
+        out["outsider_letter_accuracy_95ci"] = wilson(o_right, o_total)
+        out["outsider_letters_read"] = o_total
         lex = builtin_lexicon("en")
         index = reading_index(lex, "en")
         lexicon_words = [w for n in range(3, 8) for w in index.words(n)]
