@@ -39,14 +39,13 @@ class CellAnalysis:
     ink_fraction: np.ndarray  #: (rows, cols) share of the square's inner area that is ink
     darkness: np.ndarray  #: canonical-size float32 map: how much darker than printed (0..1)
     occlusion: np.ndarray  #: canonical-size bool mask of foreign objects (hands, arms, pens)
-    letter_darkness: np.ndarray | None = None  #: the same with a closer printed look, for letter shapes
+    letter_darkness: np.ndarray  #: the same with a closer printed look, for letter shapes
 
     def ink_map(self, row: int, col: int, cell: int) -> np.ndarray:
         """The square's ink, scaled 0..1 (input of the letter model)."""
         m = MARGIN * cell
         y0, x0 = int(round(m + row * cell)), int(round(m + col * cell))
-        source = self.darkness if self.letter_darkness is None else self.letter_darkness
-        d = source[y0:y0 + cell, x0:x0 + cell]
+        d = self.letter_darkness[y0:y0 + cell, x0:x0 + cell]
         peak = max(float(np.percentile(d, 99)), 0.2)
         ink = np.clip((d - 0.08) / (peak - 0.08), 0, 1)
         ink[ink < 0.25] = 0
@@ -131,9 +130,7 @@ class CellJudge:
         darkness = _channel_max(cv2.subtract(self.ref_min, norm))
         letter_darkness = self._less_paper_level(_channel_max(cv2.subtract(self.ref_letter, norm)))
         flat = cv2.divide(obs, cv2.max(self._board_light(num, (w, h)), 0.05))
-        analysis = self._judge(darkness, self._objects(obs, flat))
-        analysis.letter_darkness = letter_darkness
-        return analysis
+        return self._judge(darkness, self._objects(obs, flat), letter_darkness)
 
     def light(self, canon_bgr: np.ndarray) -> np.ndarray:
         """The board-wide light of a canonical image (photo / printed look, per channel), as the
@@ -225,7 +222,7 @@ class CellJudge:
         grid_d -= np.maximum(bias, 0)[:, :, None, None]  # (a view: corrects ``darkness`` itself)
         return np.clip(darkness, 0, 1, out=darkness)
 
-    def _judge(self, darkness: np.ndarray, solid: np.ndarray) -> CellAnalysis:
+    def _judge(self, darkness: np.ndarray, solid: np.ndarray, letter_darkness: np.ndarray) -> CellAnalysis:
         self._less_paper_level(darkness)
         grid_d = self._cells(darkness)
         inked = (grid_d > self.ink_threshold) & self.inner
@@ -243,5 +240,5 @@ class CellJudge:
             near = cv2.dilate(occluded.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
             occluded |= near & (frac > self.min_ink)
         states = np.where(occluded, OCCLUDED, np.where(frac > self.min_ink, INK, EMPTY)).astype(np.int8)
-        return CellAnalysis(states, frac, darkness, solid.astype(bool))
+        return CellAnalysis(states, frac, darkness, solid.astype(bool), letter_darkness)
 
