@@ -24,11 +24,14 @@ A ``write`` without a card in play stands for a card guessed right and written.
 
 from __future__ import annotations
 
+import enum
+
 from rules import errors
 from rules.board import Board
 from rules.crossword import CrosswordGame, WritePolicy
 from rules.events import Event
-from rules.game import GameSetup, Outcome
+from rules.games import register_game
+from rules.game import Action, GameSetup, Outcome
 from rules.lexicon import Lexicon, normalise
 from rules.turn_order import TurnOrder
 
@@ -45,6 +48,16 @@ _ALIASES = {"1": "level1", "2": "level2", "3": "level3", "level 1": "level1", "l
             "level 3": "level3", "l1": "level1", "l2": "level2", "l3": "level3"}
 
 
+class Phase(enum.StrEnum):
+    """Where a game of eXtraDICTION stands."""
+
+    DRAW = "draw"        # a clue card is due (the asker takes one)
+    GUESS = "guess"      # a card is in play: the guesser guesses
+    WRITE = "write"      # the guess was right: the guesser writes
+    SPEED = "speed"      # Speed: the player whose turn it is writes or passes
+    OVER = "over"
+
+
 def variant_name(variant: str | None) -> str:
     """Normalise a variant name: ``None`` -> 'level3', '2' -> 'level2', 'Speed' -> 'speed'."""
     if variant is None:
@@ -57,10 +70,12 @@ def variant_name(variant: str | None) -> str:
     return key
 
 
+@register_game
 class ExtradictionGame(CrosswordGame):
     """The original eXtraDICTION board game (all levels and Speed)."""
 
     game_id = "extradiction"
+    title = "eXtraDICTION"
     variants = ("level1", "level2", "level3", "speed")
 
     def __init__(self, setup: GameSetup, board: Board, lexicon: Lexicon):
@@ -163,7 +178,67 @@ class ExtradictionGame(CrosswordGame):
         """Whose turn it is in Speed; ``None`` at the levels, where the clue cards decide."""
         return self.order.current if self.speed else None
 
+    # -- what the table asks ----------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        """Where the game stands: a card due, being guessed, being written; Speed; over."""
+        if self.over:
+            return Phase.OVER
+        if self.speed:
+            return Phase.SPEED
+        if not self.card_in_play:
+            return Phase.DRAW
+        return Phase.WRITE if self.guesser is not None else Phase.GUESS
+
+    def guesser_due(self) -> str:
+        """Who guesses the card in play (or the next card): the players take the cards in turn."""
+        players = self.setup.players
+        return players[(self.cards_used - (1 if self.card_in_play else 0)) % len(players)]
+
+    def clue_asker(self) -> str | None:
+        """Who takes the next clue card and shows it (the player before the guesser), if one is due."""
+        if self.phase is not Phase.DRAW:
+            return None
+        players = self.setup.players
+        guesser = self.guesser_due()
+        return players[(players.index(guesser) - 1) % len(players)]
+
+    def whose_turn(self) -> str | None:
+        """The guesser, then the writer, of the card in play or due; in Speed, whose turn it is.
+
+        >>> from rules.board import parse_board
+        >>> from rules.lexicon import Lexicon
+        >>> board = parse_board('rows = 1\\ncols = 3\\n[layers]\\nvalues = ["111"]\\nzones = ["aaa"]')
+        >>> game = ExtradictionGame(GameSetup("extradiction", ("Ann", "Ben"), variant="level1"), board, Lexicon([]))
+        >>> game.whose_turn(), game.apply({"type": "clue", "player": "Ben"}).message, game.whose_turn()
+        ('Ann', 'Ben takes clue card 1 of 10.', 'Ann')
+        """
+        phase = self.phase
+        if phase is Phase.OVER:
+            return None
+        if phase is Phase.SPEED:
+            return self.order.current
+        if phase is Phase.WRITE:
+            return self.guesser
+        return self.guesser_due()
+
+    def actions(self) -> tuple[Action, ...]:
+        """Take a card; judge the guess right or wrong; pass; end the game."""
+        phase, out = self.phase, []
+        if phase is Phase.DRAW:
+            asker = self.clue_asker()
+            out.append(Action("clue", f"{asker} takes a clue card", {"type": "clue", "player": asker}))
+        elif phase is Phase.GUESS:
+            who = self.guesser_due()
+            out.append(Action("answer-right", f"{who} is right", {"type": "answer", "player": who, "correct": True}))
+            out.append(Action("answer-wrong", f"{who} is wrong", {"type": "answer", "player": who, "correct": False}))
+        elif phase in (Phase.WRITE, Phase.SPEED):
+            who = self.whose_turn()
+            out.append(Action("pass", f"{who} passes", {"type": "pass", "player": who}))
+        return tuple(out) + super().actions()
+
     def state(self) -> dict:
         state = super().state()
-        state.update(level=self.level, cards_used=self.cards_used, next_player=self.next_player)
+        state.update(level=self.level, cards_used=self.cards_used, next_player=self.next_player,
+                     phase=self.phase.value)
         return state

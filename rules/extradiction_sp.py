@@ -38,13 +38,15 @@ with no rounds limit unless ``rounds`` is set.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from rules import errors
 from rules.board import Board
 from rules.crossword import CrosswordGame, WritePolicy
 from rules.events import Event
-from rules.game import GameSetup, Outcome, Turn
+from rules.games import register_game
+from rules.game import Action, Deadline, GameSetup, Outcome, Turn
 from rules.lexicon import Lexicon, normalise
 from rules.turn_order import TurnOrder
 
@@ -55,6 +57,16 @@ WRITING_TIME = 30.0     # seconds to finish writing the answer
 CHALLENGE_REASONS = ("late", "misspelt", "not_a_word")
 
 
+class Phase(enum.StrEnum):
+    """Where the current question (a turn) stands."""
+
+    DUE = "due"              # the asker is to pick a card and read a clue
+    READING = "reading"      # the clue is being read
+    ANSWERING = "answering"  # hands up: the 30 s answer window runs
+    WRITING = "writing"      # the right answer (or the asker) is being written
+    WRITTEN = "written"      # the answer is on the board (challenges are open until the next turn)
+
+
 @dataclass
 class ClassicTurn:
     """Where the current question stands."""
@@ -62,7 +74,7 @@ class ClassicTurn:
     _mutable_state = True  # copied by Game._snapshot for roll-back
 
     asker: str
-    phase: str = "due"                 # due, reading, answering, writing, written
+    phase: Phase = Phase.DUE
     answer: str | None = None          # the card's answer, when recorded
     window_end: float | None = None
     hands: list[str] = field(default_factory=list)
@@ -74,10 +86,12 @@ class ClassicTurn:
     written: Turn | None = None
 
 
+@register_game
 class ExtradictionSPGame(CrosswordGame):
     """eXtraDICTION SP, Classic and Speed."""
 
     game_id = "extradiction-sp"
+    title = "eXtraDICTION SP"
     variants = ("classic", "speed")
     policy = WritePolicy()
     after_end = ("time", "challenge", "remove")
@@ -108,7 +122,7 @@ class ExtradictionSPGame(CrosswordGame):
     def _advance_clock(self, t: float | None) -> str:
         """Close the answer window if ``t`` is past it; say so (or return '')."""
         turn = self.turn
-        if t is None or turn.phase != "answering" or turn.window_end is None:
+        if t is None or turn.phase != Phase.ANSWERING or turn.window_end is None:
             return ""
         answering = turn.current is not None and turn.answer_deadline is not None and t <= turn.answer_deadline
         if t > turn.window_end and not answering:
@@ -118,12 +132,12 @@ class ExtradictionSPGame(CrosswordGame):
 
     def _nobody_right(self, at: float | None) -> None:
         turn = self.turn
-        turn.phase, turn.writer, turn.write_from, turn.current = "writing", turn.asker, at, None
+        turn.phase, turn.writer, turn.write_from, turn.current = Phase.WRITING, turn.asker, at, None
 
     # -- starting turns -------------------------------------------------------------------------
     def _next_turn_due(self) -> None:
         """Close a finished turn so that the event being applied can start the next one."""
-        if self.turn.phase == "written":
+        if self.turn.phase == Phase.WRITTEN:
             if self.total_turns is not None and self.turns_started >= self.total_turns:
                 raise errors.GameOver(f"The game is over: {self._rounds_text()} have been played.")
             self.order.advance()
@@ -139,19 +153,19 @@ class ExtradictionSPGame(CrosswordGame):
             raise errors.WrongPhase("Speed eXtraDICTION SP has no questions: players simply take turns writing.")
         self._next_turn_due()
         turn = self.turn
-        if turn.phase != "due":
+        if turn.phase != Phase.DUE:
             raise errors.WrongPhase(f"{turn.asker}'s question is already under way.")
         if event.player != turn.asker:
             raise errors.NotYourTurn(f"It is {turn.asker}'s turn to ask a question, not {event.player}'s.")
-        turn.phase = "reading"
+        turn.phase = Phase.READING
         turn.answer = normalise(event.get("answer") or "") or None
         return Outcome(f"{turn.asker} asks a question (turn {self.turns_started}).")
 
     def _on_clue_read(self, event: Event) -> Outcome:
         turn = self.turn
-        if turn.phase != "reading" or event.player != turn.asker:
+        if turn.phase != Phase.READING or event.player != turn.asker:
             raise errors.WrongPhase(f"Only {turn.asker}, reading a clue, can finish reading it.")
-        turn.phase = "answering"
+        turn.phase = Phase.ANSWERING
         turn.window_end = None if event.t is None else event.t + ANSWER_WINDOW
         return Outcome(f"Hands up! {ANSWER_WINDOW:.0f} seconds to answer.")
 
@@ -162,9 +176,9 @@ class ExtradictionSPGame(CrosswordGame):
 
     def _on_hand(self, event: Event) -> Outcome:
         turn, player = self.turn, event.player
-        if turn.phase == "reading":
+        if turn.phase == Phase.READING:
             raise errors.WrongPhase(f"{player} raised a hand before the clue was finished; hands count once it is read.")
-        if turn.phase != "answering":
+        if turn.phase != Phase.ANSWERING:
             raise errors.TooLate(f"{player} raised a hand, but the time to answer is over.")
         if player == turn.asker:
             raise errors.WrongPhase(f"{player} asked the question and does not answer it.")
@@ -179,7 +193,7 @@ class ExtradictionSPGame(CrosswordGame):
         turn, target = self.turn, event["target"]
         if event.player != turn.asker:
             raise errors.NotYourTurn(f"Only {turn.asker}, who asked, recognises players.")
-        if turn.phase != "answering":
+        if turn.phase != Phase.ANSWERING:
             raise errors.WrongPhase("Nobody can be recognised now: the answering time is not running.")
         if turn.current is not None:
             raise errors.WrongPhase(f"{turn.current} is still answering.")
@@ -194,7 +208,7 @@ class ExtradictionSPGame(CrosswordGame):
 
     def _on_answer(self, event: Event) -> Outcome:
         turn, player = self.turn, event.player
-        if turn.phase not in ("answering", "reading"):
+        if turn.phase not in (Phase.ANSWERING, Phase.READING):
             raise errors.WrongPhase(f"{player} answers, but no question is open.")
         if player == turn.asker:
             raise errors.WrongPhase(f"{player} asked the question and does not answer it.")
@@ -213,7 +227,7 @@ class ExtradictionSPGame(CrosswordGame):
         if event.t is not None and turn.answer_deadline is not None and event.t > turn.answer_deadline:
             return Outcome(f"{player}'s {ANSWER_TIME:.0f} seconds were up. " + self._after_wrong(event.t))
         if self._is_right(event):
-            turn.phase, turn.writer, turn.write_from = "writing", player, event.t
+            turn.phase, turn.writer, turn.write_from = Phase.WRITING, player, event.t
             return Outcome(f"{player} is right and writes the answer: {WRITING_TIME:.0f} seconds.")
         return Outcome(f"{player} is wrong. " + self._after_wrong(event.t))
 
@@ -227,7 +241,7 @@ class ExtradictionSPGame(CrosswordGame):
 
     def _after_wrong(self, t: float | None) -> str:
         turn = self.turn
-        if not self._answerers_left() and turn.current is None and turn.phase == "answering":
+        if not self._answerers_left() and turn.current is None and turn.phase == Phase.ANSWERING:
             self._nobody_right(t)
             return f"Nobody is left to answer: {turn.asker} writes."
         if turn.hands:
@@ -241,15 +255,15 @@ class ExtradictionSPGame(CrosswordGame):
         if self.variant == "speed":
             self.order.check(event.player)
             turn.writer = event.player
-        elif turn.phase == "due":
+        elif turn.phase == Phase.DUE:
             turn.writer = event.player            # a whole turn, recorded as its write only
-        elif turn.phase != "writing":
+        elif turn.phase != Phase.WRITING:
             raise errors.WrongPhase(f"{event.player} cannot write now: nobody has answered the question right yet.")
         elif event.player != turn.writer:
             raise errors.NotYourTurn(f"{turn.writer} writes this answer, not {event.player}.")
         late = (event.t is not None and turn.write_from is not None and event.t - turn.write_from > WRITING_TIME)
         written = self.write(event, late=late)
-        turn.phase, turn.written = "written", written
+        turn.phase, turn.written = Phase.WRITTEN, written
         self._check_end()
         note = f" (after more than {WRITING_TIME:.0f} s: it may be challenged)" if late else ""
         return Outcome(f"{written.explain()}{note}.", written)
@@ -259,11 +273,11 @@ class ExtradictionSPGame(CrosswordGame):
         turn = self.turn
         if self.variant == "speed":
             self.order.check(event.player, "play")
-        elif turn.phase == "writing" and event.player != turn.writer:
+        elif turn.phase == Phase.WRITING and event.player != turn.writer:
             raise errors.NotYourTurn(f"{turn.writer} writes this answer, not {event.player}.")
-        elif turn.phase in ("reading", "answering") and event.player != turn.asker:
+        elif turn.phase in (Phase.READING, Phase.ANSWERING) and event.player != turn.asker:
             raise errors.NotYourTurn(f"Only {turn.asker}, who asked, can drop this question.")
-        turn.phase, turn.written = "written", None
+        turn.phase, turn.written = Phase.WRITTEN, None
         self._check_end()
         return Outcome(f"{event.player} passes.")
 
@@ -273,7 +287,7 @@ class ExtradictionSPGame(CrosswordGame):
 
     def _challengeable(self) -> Turn:
         turn = self.turn
-        if turn.phase != "written" or turn.written is None or turn.written.removed:
+        if turn.phase != Phase.WRITTEN or turn.written is None or turn.written.removed:
             raise errors.WrongPhase("There is no answer to challenge: challenges come after a write, "
                                     "before the next turn starts.")
         return turn.written
@@ -326,20 +340,116 @@ class ExtradictionSPGame(CrosswordGame):
         return self.order.round
 
     @property
-    def next_player(self) -> str:
-        """Who plays next: the asker (Classic) or writer (Speed) of the turn under way or due next."""
-        if self.turn.phase == "written":
+    def next_player(self) -> str | None:
+        """Who plays next: the asker (Classic) or writer (Speed) of the turn under way or due next;
+        ``None`` once the last turn has been played."""
+        if self.turn.phase == Phase.WRITTEN:
+            if self._last_turn_played():
+                return None
             return self.setup.players[(self.order.turns_taken + 1) % len(self.setup.players)]
         return self.turn.asker
+
+    def _last_turn_played(self) -> bool:
+        return self.total_turns is not None and self.turns_started >= self.total_turns
+
+    # -- what the table asks ----------------------------------------------------------------------
+    def whose_turn(self) -> str | None:
+        """Who the table waits for: the answerer, the writer, the asker; in Speed, whose turn it is.
+
+        >>> from rules.board import parse_board
+        >>> from rules.lexicon import Lexicon
+        >>> board = parse_board('rows = 1\\ncols = 3\\n[layers]\\nvalues = ["111"]\\nzones = ["aaa"]')
+        >>> g = ExtradictionSPGame(GameSetup("extradiction-sp", ("Ann", "Ben")), board, Lexicon([]))
+        >>> g.whose_turn(), g.apply({"type": "clue", "player": "Ann", "t": 0}).message, g.whose_turn()
+        ('Ann', 'Ann asks a question (turn 1).', 'Ann')
+        """
+        if self.over:
+            return None
+        if self.variant == "speed":
+            return self.order.current
+        turn = self.turn
+        if turn.phase is Phase.ANSWERING:
+            return turn.current
+        if turn.phase is Phase.WRITING:
+            return turn.writer
+        if turn.phase is Phase.WRITTEN:
+            return self.next_player
+        return turn.asker
+
+    def clue_asker(self) -> str | None:
+        """Who picks the next clue card now (Classic, between turns), or ``None``."""
+        if self.over or self.variant == "speed" or self.turn.phase not in (Phase.DUE, Phase.WRITTEN):
+            return None
+        return self.whose_turn()
+
+    def write_deadline(self) -> float | None:
+        """When the writer's 30 seconds end (``None`` when no write is timed)."""
+        turn = self.turn
+        if turn.phase is not Phase.WRITING or turn.write_from is None:
+            return None
+        return turn.write_from + WRITING_TIME
+
+    def deadlines(self) -> tuple[Deadline, ...]:
+        """The recognised answerer's 5 s, the answerers' 30 s, the writer's 30 s (Classic only).
+
+        The 5 s run out into a wrong answer; the 30 s, with nobody answering, into a ``time``
+        event (the asker writes); the writer's 30 s only make a late write open to challenge.
+        """
+        if self.variant == "speed" or self.over:
+            return ()
+        turn, out = self.turn, []
+        if turn.phase is Phase.ANSWERING:        # the shared window first, the one answerer's inside it
+            if turn.window_end is not None:
+                out.append(Deadline("answers", turn.window_end, ANSWER_WINDOW, None,
+                                    {"type": "time"} if turn.current is None else None))
+            if turn.current is not None and turn.answer_deadline is not None:
+                out.append(Deadline(f"{turn.current} answers", turn.answer_deadline, ANSWER_TIME, turn.current,
+                                    {"type": "answer", "player": turn.current, "correct": False, "timeout": True}))
+        write_deadline = self.write_deadline()
+        if write_deadline is not None:
+            out.append(Deadline(f"{turn.writer} writes", write_deadline, WRITING_TIME, turn.writer))
+        return tuple(out)
+
+    def actions(self) -> tuple[Action, ...]:
+        """The host's buttons: take a card, clue read, recognise, right/wrong, challenges, pass, end."""
+        turn, out = self.turn, []
+        if self.over and turn.phase is not Phase.WRITTEN:
+            return ()
+        if self.variant == "classic":
+            asker = self.clue_asker()
+            if asker is not None:
+                out.append(Action("clue", f"{asker} draws a clue card", {"type": "clue", "player": asker}))
+            if turn.phase is Phase.READING:
+                out.append(Action("clue-read", f"Clue read: start the {ANSWER_WINDOW:.0f} s",
+                                  {"type": "clue_read", "player": turn.asker}))
+            if turn.phase is Phase.ANSWERING and turn.current is None and turn.hands:
+                out.append(Action("recognise", f"Recognise {turn.hands[0]}",
+                                  {"type": "recognise", "player": turn.asker, "target": turn.hands[0]}))
+            if turn.phase is Phase.ANSWERING and turn.current:
+                out.append(Action("answer-right", f"{turn.current} is right",
+                                  {"type": "answer", "player": turn.current, "correct": True}))
+                out.append(Action("answer-wrong", f"{turn.current} is wrong",
+                                  {"type": "answer", "player": turn.current, "correct": False}))
+        if turn.phase is Phase.WRITTEN and turn.written is not None and not turn.written.removed:
+            for p in self.setup.players:
+                if p != turn.written.player:
+                    out.append(Action(f"challenge:{p}", f"{p} challenges {turn.written.text}",
+                                      {"type": "challenge", "player": p}))
+            out.append(Action("remove", f"Remove {turn.written.text}", {"type": "remove"}))
+        if turn.phase is Phase.WRITING:
+            out.append(Action("pass", f"{turn.writer} passes", {"type": "pass", "player": turn.writer}))
+        elif self.variant == "speed" and not self.over:
+            out.append(Action("pass", f"{self.order.current} passes", {"type": "pass", "player": self.order.current}))
+        return tuple(out) + super().actions()
 
     def state(self) -> dict:
         state = super().state()
         turn = self.turn
         state.update(
-            round=self.order.round, turn_number=self.turns_started, phase=turn.phase, asker=turn.asker,
+            round=self.order.round, turn_number=self.turns_started, phase=turn.phase.value, asker=turn.asker,
             next_player=self.next_player,
             hands=list(turn.hands), answering=turn.current, writer=turn.writer,
             window_end=turn.window_end, answer_deadline=turn.answer_deadline,
-            write_deadline=None if turn.write_from is None else turn.write_from + WRITING_TIME,
+            write_deadline=self.write_deadline(),
         )
         return state

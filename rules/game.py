@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from rules import errors
 from rules.board import Board
 from rules.chance import ChanceCard
-from rules.events import Event, parse_event
+from rules.events import SCHEMAS, Event, Schemas, parse_event
 from rules.lexicon import Lexicon
 from rules.scoring import WordScore
 
@@ -47,6 +47,14 @@ class GameSetup:
             raise errors.RecordFormatError(f"two players have the same name: {list(self.players)}")
         if self.rounds is not None and (not isinstance(self.rounds, int) or self.rounds < 1):
             raise errors.RecordFormatError(f"'rounds' must be a whole number of at least 1, not {self.rounds!r}")
+
+    def option(self, name: str, default: Any = None) -> Any:
+        """A set-up option from the record (``pieces``, ``sheet``, ``excluded``...), or ``default``.
+
+        >>> GameSetup("letter-dice", ("Ann",), options={"pieces": "virtual"}).option("pieces", "physical")
+        'virtual'
+        """
+        return self.options.get(name, default)
 
     def rounds_for(self, n_players: int) -> int:
         """SP Classic's rounds: the agreed number, else 5 for 4+ players, 7 for 3, 10 for 2 (or 1)."""
@@ -116,6 +124,52 @@ class Outcome:
         return data
 
 
+@dataclass(frozen=True)
+class Deadline:
+    """A time limit running now: for people (``name``), until table time ``ends``.
+
+    ``expiry`` is the event the table's clock submits once ``ends`` has passed (without ``t``:
+    the table stamps it), or ``None`` when running out changes nothing by itself.
+
+    >>> Deadline("Ben answers", 35.0, 5.0, "Ben", {"type": "answer", "player": "Ben", "correct": False}).due(36.0)
+    True
+    """
+
+    name: str
+    ends: float
+    seconds: float
+    player: str | None = None
+    expiry: Mapping[str, Any] | None = None
+
+    def due(self, now: float) -> bool:
+        """Has it run out at ``now``, with an event to submit?"""
+        return self.expiry is not None and now > self.ends
+
+    def to_json(self) -> dict[str, Any]:
+        """The countdown as the pages show it: name, end, length, player."""
+        return {"name": self.name, "ends": self.ends, "seconds": self.seconds, "player": self.player}
+
+
+@dataclass(frozen=True)
+class Action:
+    """Something a person at the table can do now, as the event it stands for.
+
+    ``key`` is stable (buttons, the console and the pages find an action by it, never by its
+    label): ``'pass'``, ``'answer-right'``, ``'end'``... ``event`` is the whole event, ready to
+    submit; ``label`` says it for people.
+
+    >>> Action("pass", "Ann passes", {"type": "pass", "player": "Ann"}).to_json()["key"]
+    'pass'
+    """
+
+    key: str
+    label: str
+    event: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "label": self.label, "event": dict(self.event)}
+
+
 def _copy_state(value: Any) -> Any:
     if isinstance(value, (list, set, dict)):
         return copy.copy(value)
@@ -132,11 +186,25 @@ class Game:
     """Base of every game: the event loop, totals and the record of applied events."""
 
     game_id = "game"
+    #: the game's name for people ("eXtraDICTION SP")
+    title = "game"
     variants: tuple[str, ...] = ()
     #: events still accepted once the game is over (a last challenge, the clock)
     after_end: tuple[str, ...] = ("time",)
+    #: the event types this game knows (docs/events.md)
+    schemas: Schemas = SCHEMAS
+    #: how many players the rules allow
+    min_players = 1
+    max_players = 8
+    #: False for a game played without a board (letter dice): ``board`` may then be ``None``
+    needs_board = True
 
     def __init__(self, setup: GameSetup, board: Board, lexicon: Lexicon):
+        n = len(setup.players)
+        if not self.min_players <= n <= self.max_players:
+            allowed = (f"{self.min_players}" if self.min_players == self.max_players
+                       else f"{self.min_players} to {self.max_players}")
+            raise errors.RecordFormatError(f"{self.title} is played by {allowed} players, not {n}.")
         self.setup = setup
         self.board = board
         self.lexicon = lexicon
@@ -148,7 +216,7 @@ class Game:
     # -- the event loop -------------------------------------------------------------------------
     def apply(self, raw: Mapping[str, Any] | Event) -> Outcome:
         """Apply one event. On a :class:`~rules.errors.Rejection` the game is left unchanged."""
-        event = raw if isinstance(raw, Event) else parse_event(raw)
+        event = raw if isinstance(raw, Event) else parse_event(raw, self.schemas)
         if event.player is not None and event.player not in self.setup.players and not self._is_host(event):
             raise errors.UnknownPlayer(
                 f"{event.player!r} is not playing; the players are {', '.join(self.setup.players)}.")
@@ -191,6 +259,29 @@ class Game:
     def _over_reason(self) -> str:
         return "it was ended"
 
+    # -- what the table asks ----------------------------------------------------------------------
+    def whose_turn(self) -> str | None:
+        """The player the table waits for now (``None``: nobody in particular, or the game is over)."""
+        return None
+
+    def deadlines(self) -> tuple[Deadline, ...]:
+        """The time limits running now (the table shows them and submits their expiry events)."""
+        return ()
+
+    def due(self, now: float) -> list[dict[str, Any]]:
+        """The events the clock produces at table time ``now``: the first expired deadline's.
+
+        One at a time, since each changes what is due next.
+        """
+        for deadline in self.deadlines():
+            if deadline.due(now):
+                return [dict(deadline.expiry or {})]
+        return []
+
+    def actions(self) -> tuple[Action, ...]:
+        """What people at the table can do now, as ready events (the host console's buttons)."""
+        return () if self.over else (Action("end", "End the game", {"type": "end"}),)
+
     # -- results --------------------------------------------------------------------------------
     @property
     def totals(self) -> dict[str, int]:
@@ -217,6 +308,10 @@ class Game:
         text = ", ".join(f"{p} {v}" for p, v in ranked)
         winner = self.winner
         return f"Scores: {text}." + (f" {winner} wins." if self.over and winner else "")
+
+    def report(self) -> list[str]:
+        """The replay for people, one line a scoring turn (games without turns say their own)."""
+        return [f"{n:3d}. {turn.explain()}" for n, turn in enumerate(self.turns, start=1)]
 
     def result_json(self) -> dict:
         """The ``replay --json`` object of DESIGN.md: ``turns``, ``totals``, ``winner``."""

@@ -114,9 +114,10 @@ def analyse(
         square = start.step(direction, i)
         if square not in board:
             if i == 0:
+                last = Square(board.rows - 1, board.cols - 1).name
                 raise errors.OffBoard(
-                    f"{label} starts off the {board.rows}x{board.cols} board "
-                    f"(row {start.row}, column {start.col} does not exist).", [start])
+                    f"{text} cannot start at row {start.row + 1}, column {start.col + 1}: that square is off the "
+                    f"board, whose squares run from A1 to {last}.", [start])
             raise errors.OffBoard(
                 f"{label} runs off the board: its {_ordinal(i + 1)} character {ch} would fall outside the "
                 f"{board.rows}x{board.cols} board after {start.step(direction, i - 1).name}.",

@@ -13,7 +13,6 @@ from typing import Any, Mapping
 
 from rules import errors
 from rules.board import Board
-from rules.events import parse_event
 from rules.game import Game, GameSetup
 from rules.games import new_game
 from rules.lexicon import Lexicon
@@ -81,8 +80,9 @@ class Record:
         )
 
     def setup(self) -> GameSetup:
+        """The game's set-up; the record's other fields (``pieces``, ``sheet``...) are its options."""
         return GameSetup(self.game, self.players, variant=self.variant, seed=self.seed,
-                         language=self.language, rounds=self.rounds)
+                         language=self.language, rounds=self.rounds, options=dict(self.extra))
 
     def to_json(self) -> dict:
         data: dict[str, Any] = {"game": self.game}
@@ -98,12 +98,12 @@ class Record:
         return data
 
 
-def replay(record: Record, board: Board, lexicon: Lexicon) -> Game:
+def replay(record: Record, board: Board | None, lexicon: Lexicon) -> Game:
     """Rebuild the game a record describes; raise :class:`ReplayError` at the first bad event."""
     game = new_game(record.setup(), board, lexicon)
     for position, raw in enumerate(record.events, start=1):
         try:
-            game.apply(parse_event(raw))
+            game.apply(raw)
         except (errors.Rejection, errors.EventFormatError) as error:
             raise ReplayError(position, raw, error) from error
     return game
@@ -113,4 +113,5 @@ def record_of(game: Game, board: str, lexicon: str | None = None) -> Record:
     """The record of a game in progress (``board``/``lexicon`` say where to find them)."""
     s = game.setup
     return Record(game=s.game, players=s.players, board=board, variant=s.variant, language=s.language,
-                  seed=s.seed, lexicon=lexicon, rounds=s.rounds, events=[e.to_json() for e in game.events])
+                  seed=s.seed, lexicon=lexicon, rounds=s.rounds, events=[e.to_json() for e in game.events],
+                  extra=dict(s.options))

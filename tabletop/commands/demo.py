@@ -7,15 +7,19 @@ import pathlib
 from tabletop.cli import command
 from tabletop.errors import UserError
 
-GAMES = ("extradiction", "extradiction-sp")
+
+def _demo_games() -> list[str]:
+    from tabletop.games import games
+    return [g.game_id for g in games() if g.demo is not None]
 
 
 @command("demo", "play a whole simulated game (camera, buzzer box and sand timer simulated) and serve the scoreboard")
 def run(args) -> int:
     from tabletop.session.demo import play_demo
-    games = GAMES if args.game in (None, "all") else (args.game,)
-    if args.game not in (None, "all") and args.game not in GAMES:
-        raise UserError(f"no demo for {args.game!r}; the demos are: {', '.join(GAMES)}")
+    demos = _demo_games()
+    games = demos if args.game in (None, "all") else [args.game]
+    if args.game not in (None, "all") and args.game not in demos:
+        raise UserError(f"no demo for {args.game!r}; the demos are: {', '.join(demos)}")
     reports = []
     for game in games:
         record = args.record
@@ -34,7 +38,7 @@ def run(args) -> int:
 
 
 def _arguments(parser) -> None:
-    parser.add_argument("game", nargs="?", help=f"{' or '.join(GAMES)} (default: both, one after the other)")
+    parser.add_argument("game", nargs="?", help=f"{', '.join(_demo_games())} (default: all, one after the other)")
     parser.add_argument("--record", metavar="FILE", help="write the game's record (JSON) for `tabletop replay`")
     parser.add_argument("--seed", type=int, default=7, help="the deck shuffle and the players' choices (default 7)")
     parser.add_argument("--journal", metavar="FILE", help="the SQLite journal (default: a fresh temporary file)")

@@ -20,10 +20,9 @@ def run(args) -> int:
     from tabletop.config import load_config
     from tabletop.session.core import Session, load_game_parts
     from tabletop.session.live import run_table
-    from tabletop.session.tables import TABLES
+    from tabletop.games import spec as game_spec
     config = load_config(args.config)
-    if args.game not in TABLES:
-        raise UserError(f"no game {args.game!r} at the table yet; the games are: {', '.join(sorted(TABLES))}")
+    game_spec(args.game)
     players = tuple(p.strip() for p in (args.players or "").split(",") if p.strip())
     if not players:
         raise UserError("name the players: --players Ann,Ben")
@@ -65,7 +64,8 @@ def table_options(parser) -> None:
 
 
 def _arguments(parser) -> None:
-    parser.add_argument("game", help="extradiction or extradiction-sp")
+    from tabletop.games import games
+    parser.add_argument("game", help="the game: " + "; ".join(f"{g.game_id} ({g.players_text()})" for g in games()))
     parser.add_argument("--players", help="comma-separated names in seat order, e.g. Ann,Ben,Cai")
     parser.add_argument("--variant", help="level1, level2, level3, speed (eXtraDICTION); classic, speed (SP)")
     parser.add_argument("--level", type=int, choices=(1, 2, 3), help="eXtraDICTION level (same as --variant levelN)")

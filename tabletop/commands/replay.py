@@ -19,9 +19,9 @@ from tabletop.records import load_record
 def format_game(game) -> str:
     """The human-readable replay: one line a scoring turn, then totals and winner."""
     s = game.setup
-    lines = [f"{s.game}{f' ({s.variant})' if s.variant else ''} on {game.board.name}: {', '.join(s.players)}"]
-    for n, turn in enumerate(game.turns, start=1):
-        lines.append(f"{n:3d}. {turn.explain()}")
+    where = f" on {game.board.name}" if game.board is not None else ""
+    lines = [f"{s.game}{f' ({s.variant})' if s.variant else ''}{where}: {', '.join(s.players)}"]
+    lines.extend(game.report())
     lines.append("Totals: " + ", ".join(f"{p} {v}" for p, v in game.totals.items()))
     lines.append(f"Winner: {game.winner}" if game.winner else "Winner: none (a tie)")
     return "\n".join(lines)

@@ -11,17 +11,29 @@ import sys
 from tabletop.cli import command
 from tabletop.errors import UserError
 
-GAMES = ("extradiction", "extradiction-sp")
+
+def _board_games() -> list[str]:
+    """The games with a built-in board (from the registry of games)."""
+    from tabletop.games import games
+    return [g.game_id for g in games() if g.board is not None]
+
+
+def _photo_games() -> list[str]:
+    """The games whose photos ``score`` reads."""
+    from tabletop.games import games
+    return [g.game_id for g in games() if g.photo is not None]
 
 
 def _board(args):
+    from tabletop.games import spec
     from tabletop.resources import load_board
 
     if getattr(args, "board", None):
         return load_board(args.board)
-    if args.game not in GAMES:
-        raise UserError(f"unknown game {args.game!r}; choose one of: {', '.join(GAMES)} (or give --board FILE.toml)")
-    return load_board(args.game)
+    game = spec(args.game)
+    if game.board is None:
+        raise UserError(f"{args.game} has no board; give --board FILE.toml")
+    return load_board(game.board)
 
 
 def _image(path: str):
@@ -44,12 +56,15 @@ def _image(path: str):
 def print_board(args) -> int:
     from vision.printing import save_print
 
-    if args.game in GAMES or pathlib.Path(args.game).suffix == ".toml":
-        from tabletop.resources import load_board
+    from tabletop.resources import load_board
 
+    if pathlib.Path(args.game).suffix == ".toml":
         board = load_board(args.game)
+    elif args.game in _board_games():
+        from tabletop.games import spec
+        board = load_board(spec(args.game).board)
     else:
-        raise UserError(f"unknown game {args.game!r}; choose one of: {', '.join(GAMES)} or a board .toml file")
+        raise UserError(f"no board for {args.game!r}; choose one of: {', '.join(_board_games())} or a board .toml file")
     out = pathlib.Path(args.out)
     if out.suffix.lower() not in (".png", ".pdf"):
         raise UserError(f"--out must end in .png or .pdf, not {out.name!r}")
@@ -61,7 +76,7 @@ def print_board(args) -> int:
 
 
 print_board.arguments = lambda p: (
-    p.add_argument("game", help="built-in board (extradiction, extradiction-sp) or a board .toml file"),
+    p.add_argument("game", help=f"a game ({', '.join(_board_games())}) or a board .toml file"),
     p.add_argument("--out", required=True, help="output file, .png or .pdf; the .json sidecar goes beside it"),
     p.add_argument("--paper", choices=("A4", "A3"), default="A4"),
     p.add_argument("--dpi", type=int, default=200, help="resolution of the page image (default 200)"),
@@ -92,7 +107,7 @@ def calibrate(args) -> int:
 
 calibrate.arguments = lambda p: (
     p.add_argument("photo", help="a photo of the empty board with the stick-on markers"),
-    p.add_argument("--game", default="extradiction-sp", help="extradiction or extradiction-sp"),
+    p.add_argument("--game", default="extradiction-sp", help=f"the game whose board it is: {', '.join(_board_games())}"),
     p.add_argument("--board", help="a board .toml file (instead of --game)"),
     p.add_argument("--corners", nargs=4, metavar="X,Y", help="the grid's four corners in the photo (default: found)"),
     p.add_argument("--out", default="calibration.json", help="where to write the calibration (JSON)"),
@@ -105,6 +120,12 @@ def score(args) -> int:
     from vision.errors import VisionError
     from vision.reader import BoardReader
 
+    from tabletop.games import spec
+
+    game = spec(args.game)
+    if game.photo is None:
+        raise UserError(f"photos of {args.game} are not read yet; the games read from photos are: "
+                        f"{', '.join(_photo_games())}")
     board = _board(args)
     image = _image(args.photo)
     markers = None
@@ -147,7 +168,7 @@ def score(args) -> int:
 
 score.arguments = lambda p: (
     p.add_argument("photo", help="a camera photo of the board (PNG, JPEG, ...)"),
-    p.add_argument("--game", default="extradiction-sp", help="extradiction or extradiction-sp (the built-in board)"),
+    p.add_argument("--game", default="extradiction-sp", help=f"the game: {', '.join(_photo_games())}"),
     p.add_argument("--board", help="a board .toml file (instead of the game's built-in board)"),
     p.add_argument("--json", action="store_true", help='print {"grid": [...], "words": [...], "score": N}'),
     p.add_argument("--calibration", help="a file from 'tabletop calibrate' (board with stick-on markers)"),

@@ -3,7 +3,7 @@
 * :mod:`tabletop.session.core` — :class:`Session` (submit, undo, pause, resume, export)
 * :mod:`tabletop.session.journal` — the SQLite journal (WAL, synchronous=FULL)
 * :mod:`tabletop.session.clock` — the table clock
-* :mod:`tabletop.session.tables` — how each game sits at the table (timers, buzzers, windows)
+* :mod:`tabletop.games` — how each game sits at the table (its adapter, demo script, board)
 * :mod:`tabletop.session.devices` — inputs and outputs with their simulated twins
 * :mod:`tabletop.session.synthetic`, :mod:`tabletop.session.planner` — the simulated players
 """

@@ -28,7 +28,8 @@ from rules.record import Record, record_of
 from tabletop.errors import UserError
 from tabletop.session.clock import SimClock, TableClock
 from tabletop.session.journal import Journal
-from tabletop.session.tables import TableGame, Window, table_for
+from tabletop.games import spec as game_spec
+from tabletop.games.table import EntryError, TableGame, Window
 
 LOG_LINES = 30
 
@@ -63,11 +64,15 @@ class Result:
 
 
 class EntryRefused(Exception):
-    """A player-page entry the session refuses (no window, not this seat, too late)."""
+    """An entry or host action the session refuses now (no window, too late, nothing due)."""
 
-    def __init__(self, message: str, status: int = 409):
-        super().__init__(message)
-        self.status = status
+
+class BadEntry(EntryRefused):
+    """An entry or host action that is malformed whenever it comes (empty text, no such clue)."""
+
+
+class NotYourEntry(EntryRefused):
+    """An entry from a seat that has nothing to enter in the window it names."""
 
 
 @dataclass
@@ -117,7 +122,7 @@ class Session:
         self.setup = GameSetup(setup["game"], tuple(setup["players"]), variant=setup.get("variant"),
                                seed=setup.get("seed", 0), language=setup.get("language", "en"),
                                rounds=setup.get("rounds"))
-        self.table: TableGame = table_for(self.setup.game)
+        self.table: TableGame = game_spec(self.setup.game).table
         self.game: Game = new_game(self.setup, board, lexicon)
         self.clock = clock or TableClock()
         self.tokens = setup.get("tokens") or {"host": "", "seats": {}}
@@ -210,12 +215,6 @@ class Session:
             return result
 
     def _apply(self, seq: int, event: dict, source: str | None) -> Result:
-        if event.get("type") == "write":
-            for key, size in (("row", self.board.rows), ("col", self.board.cols)):
-                value = event.get(key)
-                if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value < size:
-                    return Result(seq, "rejected", f"A word cannot start off the board ({key} {value}).", event,
-                                  source, rule="off the board")
         try:
             outcome = self.game.apply(event)
         except errors.Rejection as rejection:
@@ -292,7 +291,7 @@ class Session:
             if self.paused:
                 return results
             now = self.clock.now()
-            for event in self.table.due(self.game, now):
+            for event in self.game.due(now):
                 results.append(self.submit(event, source="clock"))
         return results
 
@@ -313,7 +312,7 @@ class Session:
         """The host's 'draw a clue card': a ``clue`` event for the player due to ask, with the
         card's clue number ``clue`` (an SP card has several; the asker picks one)."""
         with self._lock:
-            player = self.table.needs_clue(self.game)
+            player = self.clue_asker()
             if player is None:
                 raise EntryRefused("No clue card is due now.")
             drawn = self.next_clue()
@@ -321,8 +320,27 @@ class Session:
                 raise EntryRefused("No clue deck is loaded: read a card and use the event form.")
             card, _first = drawn
             if not 0 <= clue < len(card.clues):
-                raise EntryRefused(f"Card {card.id} has {len(card.clues)} clue(s), not a clue {clue + 1}.", 400)
+                raise BadEntry(f"Card {card.id} has {len(card.clues)} clue(s), not a clue {clue + 1}.")
             return self.submit(self.table.clue_event(self.game, player, card.clues[clue], card.id), source=source)
+
+    def clue_asker(self) -> str | None:
+        """The player the rules say takes the next clue card now (their ``clue`` action), or ``None``."""
+        action = next((a for a in self.game.actions() if a.key == "clue"), None)
+        return None if action is None else action.event.get("player")
+
+    def host_action(self, key: str, source: str = "host") -> Result | None:
+        """Do what the game's action ``key`` says (``answer-right``, ``pass``...; ``clue`` draws a card).
+
+        Buttons, the console and the pages all find actions by these stable keys, never by label.
+        Returns ``None`` when no such action is possible now.
+        """
+        with self._lock:
+            action = next((a for a in self.game.actions() if a.key == key), None)
+            if action is None:
+                return None
+            if key == "clue" and self.deck is not None:
+                return self.draw(source=source)
+            return self.submit(dict(action.event), source=source)
 
     def buzz(self, player: str, t: float | None = None, source: str = "buzzer") -> Result | None:
         """A buzz-in press by ``player`` (at table time ``t``): a ``hand`` when it means one."""
@@ -402,7 +420,7 @@ class Session:
                     raise EntryRefused(f"Too late: the time for this entry ran out {now - window.deadline:.1f} s ago.")
                 text = str(entry.get("text", "")).strip()
                 if not text:
-                    raise EntryRefused("Type something first.", 400)
+                    raise BadEntry("Type something first.")
                 if window.id in self.host_windows:
                     self.journal.append(self.game_id, "entry", {"window": window.id, "seat": seat, "text": text},
                                         t=now, source=f"seat:{seat}")
@@ -411,11 +429,13 @@ class Session:
                     return {"status": "accepted", "message": f"{seat}'s entry is in (hidden until the time is up)."}
                 try:
                     event = self.table.entry_event(self.game, window, seat, {**entry, "text": text})
-                except (KeyError, ValueError, TypeError) as error:
-                    raise EntryRefused(f"This entry needs {str(error).strip(chr(39))}.", 400) from None
+                except EntryError as error:
+                    raise BadEntry(str(error)) from None
+                except KeyError as error:
+                    raise BadEntry(f"This entry needs {error.args[0]}.") from None
                 return self.submit(event, source=f"seat:{seat}")
             if wanted is not None and any(w.id == wanted for w in self.windows()):
-                raise EntryRefused(f"{seat} has no entry to make in this window.", 403)
+                raise NotYourEntry(f"{seat} has no entry to make in this window.")
             raise EntryRefused(f"Nothing for {seat} to enter now.")
 
     def entries_for(self, seat: str | None) -> list[dict]:
@@ -467,9 +487,9 @@ class Session:
             view = {
                 "game_id": self.game_id, "game": self.setup.game, "variant": getattr(game, "variant", None)
                 or getattr(game, "level", None), "players": list(self.setup.players), "totals": game.totals,
-                "turn": self.table.whose_turn(game), "over": game.over, "winner": game.winner if game.over else None,
+                "turn": game.whose_turn(), "over": game.over, "winner": game.winner if game.over else None,
                 "now": self.clock.now(), "paused": self.paused, "grid": state.get("grid"),
-                "timers": [t.to_json() for t in self.table.timers(game)],
+                "timers": [d.to_json() for d in game.deadlines()],
                 "last": {"text": last.text, "player": last.player, "squares": [list(s) for s in last.new_squares]}
                 if last else None,
                 "turns": [t.to_json() for t in game.turns],
@@ -487,15 +507,18 @@ class Session:
             if events:
                 clue = events[-1].to_json()
             view["clue"] = clue
-            actions = [a.to_json() for a in self.table.host_actions(self.game, clue)]
-            drawn = self.next_clue() if any(a["action"] == "draw" for a in actions) else None
-            if drawn is not None:              # one button per clue on the card: the asker picks
-                card, _ = drawn
-                asker = self.table.needs_clue(self.game)
-                draws = [{"label": f"{asker} reads card {card.id}: {c.answer.lower()} — {c.card_text()}",
-                          "event": None, "action": "draw", "args": {"clue": i}} for i, c in enumerate(card.clues)]
-                at = next(i for i, a in enumerate(actions) if a["action"] == "draw")
-                actions[at:at + 1] = draws
+            actions = [{**a.to_json(), "action": None, "args": {}} for a in self.game.actions()]
+            drawn = self.next_clue() if self.table.uses_clue_deck else None
+            at = next((i for i, a in enumerate(actions) if a["key"] == "clue"), None)
+            if at is not None:                 # the deck's card: one button per clue, the asker picks
+                asker = actions[at]["event"]["player"]
+                if drawn is None:
+                    actions[at].update(event=None, action="draw", args={})
+                else:
+                    card, _ = drawn
+                    actions[at:at + 1] = [
+                        {"key": f"clue:{i}", "label": f"{asker} reads card {card.id}: {c.answer.lower()} — {c.card_text()}",
+                         "event": None, "action": "draw", "args": {"clue": i}} for i, c in enumerate(card.clues)]
             view["actions"] = actions
             view["entries"] = self.entries_for(None)
             view["can_undo"] = bool(self.applied)

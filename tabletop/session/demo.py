@@ -21,12 +21,7 @@ from tabletop.session.core import Session
 from tabletop.session.journal import Journal
 from tabletop.session.planner import letters_of
 from tabletop.session.runner import run_script
-from tabletop.session.synthetic import SCRIPTS
 
-DEMO_GAMES = {
-    "extradiction": dict(variant="level3", players=("Ann", "Ben")),
-    "extradiction-sp": dict(variant="classic", players=("Ann", "Ben", "Cai")),
-}
 
 
 @dataclass
@@ -60,7 +55,11 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
     from tabletop.resources import load_board
 
     started = time.monotonic()
-    spec = DEMO_GAMES[game_id]
+    from tabletop.games import spec as game_spec
+    demo = game_spec(game_id).demo
+    if demo is None:
+        from tabletop.errors import UserError
+        raise UserError(f"{game_id} has no demo yet")
     say = lambda text: print(text, file=out, flush=True)
     board = load_board(game_id)
     lexicon = builtin_lexicon("en")
@@ -69,7 +68,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
         journal_path = str(pathlib.Path(tempfile.mkdtemp(prefix="tabletop-demo-")) / "journal.sqlite")
     journal = Journal(journal_path)
     clock = SimClock()
-    setup = GameSetup(game_id, spec["players"], variant=variant or spec["variant"], seed=seed)
+    setup = GameSetup(game_id, demo.players, variant=variant or demo.variant, seed=seed)
     session = Session.create(journal, setup, game_id, board=board, lexicon=lexicon, clock=clock, deck=deck)
     say(f"== {game_id} ({setup.variant}) · players {', '.join(setup.players)} · game {session.game_id}")
     say(f"   journal: {journal_path}")
@@ -127,7 +126,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
                 say(f"           (the box did not deliver {player}'s press)")
 
     from tabletop.session.devices import CameraInput, SyntheticCamera, TableOutputs, sand_timer_on_mock_pins
-    sand = sand_timer_on_mock_pins(session) if session.table.uses_buzzers else None
+    sand = sand_timer_on_mock_pins(session) if session.table.uses_sand_timer else None
     outputs = TableOutputs(session, sand_timer=sand, lights=lights, **box_outputs)
     closers.insert(0, outputs.close)
     if sand is not None:
@@ -186,7 +185,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
             session.submit(planned, source="host")
             cam.tracker.committed = [list(r) for r in session.game.grid.rows_text()]
 
-    script = SCRIPTS[game_id](lambda: session.game, deck, seed=seed)
+    script = demo.script(lambda: session.game, deck, seed=seed)
     try:
         run_script(session, script, buzz=buzz, write=write, pace=pace,
                    say=lambda note: say(f"           · {note}"))

@@ -198,16 +198,18 @@ class GpioPanel:
         self.panel.close()
 
 
+#: a physical host button -> the game actions it stands for, in order of preference
+HOST_BUTTONS = {"recognise": ("recognise",), "right": ("answer-right",), "wrong": ("answer-wrong",),
+                "next": ("clue", "clue-read")}
+
+
 def host_button(session: Session, name: str):
     """A physical host button: recognise the first hand, right, wrong, next (draw a card; once
-    it is read aloud, start the answers' 30 seconds)."""
-    actions = session.table.host_actions(session.game, None)
-    wanted = {"recognise": "Recognise", "right": " is right", "wrong": " is wrong", "next": "Clue read"}[name]
-    for action in actions:
-        if wanted in action.label or (name == "next" and action.action == "draw"):
-            if action.action == "draw":
-                return session.draw(source="host-button")
-            return session.submit(action.event, source="host-button")
+    it is read aloud, start the answers' 30 seconds). Finds the game's action by its key."""
+    for key in HOST_BUTTONS[name]:
+        result = session.host_action(key, source="host-button")
+        if result is not None:
+            return result
     return None
 
 

@@ -33,7 +33,7 @@ def open_devices(session: Session, config: dict, say) -> list:
         lights = panel.leds
         say(f"buzz-in panel on GPIO{' (mock pins: not a Raspberry Pi)' if panel.mock else ''}")
     sand = None
-    if session.table.uses_buzzers and kind != "none":
+    if session.table.uses_sand_timer and kind != "none":
         sand = sand_timer_on_mock_pins(session, config.get("pins") or None)
         sand.run_in_background()
     outputs = TableOutputs(session, sand_timer=sand, lights=lights, **extra)
@@ -66,8 +66,7 @@ def console_command(session: Session, line: str) -> str:
         elif word in ("recognise", "right", "wrong"):
             result = host_button(session, word)
         elif word == "clue-read":
-            turn = getattr(session.game, "turn", None)
-            result = session.submit({"type": "clue_read", "player": turn.asker if turn else ""}, source="console")
+            result = session.host_action("clue-read", source="console")
         elif word == "undo":
             result = session.undo(source="console")
         elif word == "pause":

@@ -28,7 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from tabletop.session.core import EntryRefused, Session
+from tabletop.session.core import BadEntry, EntryRefused, NotYourEntry, Session
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
 
@@ -39,6 +39,12 @@ def _token(request: Request) -> str:
 
 def _refuse(message: str, status: int = 403) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
+
+
+def _refused(error: EntryRefused) -> JSONResponse:
+    """The HTTP answer to a refusal: 400 malformed, 403 not this seat's, 409 not possible now."""
+    status = 400 if isinstance(error, BadEntry) else 403 if isinstance(error, NotYourEntry) else 409
+    return _refuse(str(error), status)
 
 
 def make_app(session: Session) -> Starlette:
@@ -121,7 +127,7 @@ def make_app(session: Session) -> Starlette:
                 return JSONResponse({"status": "accepted", "message": f"Entries open for {seconds:g} s.",
                                      "window": window.id, "deadline": window.deadline})
         except EntryRefused as refused:
-            return _refuse(str(refused), refused.status)
+            return _refused(refused)
         except (TypeError, ValueError) as error:
             return _refuse(f"Bad request: {error}", 400)
         return _refuse(f"Unknown host action {action!r}.", 404)
@@ -152,7 +158,7 @@ def make_app(session: Session) -> Starlette:
         try:
             result = await run_in_threadpool(session.enter, seat, body)
         except EntryRefused as refused:
-            return _refuse(str(refused), refused.status)
+            return _refused(refused)
         return JSONResponse(result if isinstance(result, dict) else result.to_json())
 
     async def ws(websocket: WebSocket):

@@ -53,7 +53,8 @@ def test_runs_off_the_board(board):
 def test_starts_off_the_board(board):
     with pytest.raises(errors.OffBoard) as caught:
         analyse(board, EMPTY, "CAT", Square(9, 1), A)
-    assert "starts off the 7x7 board" in str(caught.value)
+    assert str(caught.value) == ("CAT cannot start at row 10, column 2: that square is off the board, "
+                                 "whose squares run from A1 to G7.")
 
 
 def test_not_playable_square(board):
@@ -166,7 +167,7 @@ def test_lower_case_and_apostrophes_are_normalised(board):
 def test_negative_start_is_off_the_board_not_a_hang(board, row, col):
     with pytest.raises(errors.OffBoard) as caught:
         analyse(board, EMPTY, "CAT", Square(row, col), A)
-    assert "starts off the 7x7 board" in str(caught.value)
+    assert f"row {row + 1}, column {col + 1}: that square is off the board" in str(caught.value)
 
 
 def test_square_names_off_the_edge_are_readable():

@@ -12,7 +12,7 @@ from rules.lexicon import Lexicon
 from tabletop.decks import builtin_deck
 from tabletop.session import Journal, Session, SimClock
 from tabletop.session.runner import run_script
-from tabletop.session.synthetic import SCRIPTS
+from tabletop.games import spec
 
 
 @pytest.fixture(scope="session")
@@ -36,7 +36,7 @@ def play_in_memory(game: str, variant: str, players, deck, lexicon_path, seed=5,
     session = Session.create(Journal(":memory:"), GameSetup(game, tuple(players), variant=variant, seed=seed,
                                                             rounds=rounds),
                              game, str(lexicon_path), lexicon=lexicon, clock=SimClock(), deck=deck, game_id="ref")
-    run_script(session, SCRIPTS[game](lambda: session.game, deck, seed=seed))
+    run_script(session, spec(game).demo.script(lambda: session.game, deck, seed=seed))
     return session
 
 

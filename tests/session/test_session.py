@@ -12,7 +12,7 @@ from rules.lexicon import Lexicon
 from rules.record import replay
 from tabletop.session import Journal, Session, SimClock, TableClock
 from tabletop.session.core import EntryRefused
-from tabletop.session.tables import table_for
+from tabletop.games import spec
 
 WORDS = ["market", "penetrate", "thermostat", "invisible", "apple", "star", "rat", "cat"]
 SP_TURN = [
@@ -194,7 +194,7 @@ def test_level1_speech_spells_the_word():
     from rules.games import new_game
     from tabletop.resources import load_board
     game = new_game(GameSetup("extradiction", ("Ann",), variant="level1"), load_board("extradiction"), Lexicon(WORDS))
-    lines = table_for("extradiction").speech(game, {"type": "clue", "player": "Ann", "answer": "cat"}, "")
+    lines = spec("extradiction").table.speech(game, {"type": "clue", "player": "Ann", "answer": "cat"}, "")
     assert lines == ["The picture shows cat.", "cat is spelt C, A, T."]
 
 

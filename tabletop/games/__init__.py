@@ -1,0 +1,123 @@
+"""The games at the table: one registry, filled by the game modules of this package.
+
+A game is its rules module (``rules/<game>.py``, registered with
+:func:`rules.games.register_game`) plus its table module here (``tabletop/games/<game>.py``),
+which registers one :class:`GameSpec`: the table adapter, the demo's players and script, the
+built-in board, and what ``tabletop score`` reads on a photo. The CLI's choices, ``demo``,
+``play``, ``score``, ``print-board`` and their help texts all come from :func:`games`, so adding
+a game is adding those two files; no list elsewhere names it (docs/adding-a-game.md).
+
+>>> [spec.game_id for spec in games()][:2]
+['extradiction', 'extradiction-sp']
+>>> spec("extradiction-sp").title
+'eXtraDICTION SP'
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from tabletop.errors import UserError
+
+if TYPE_CHECKING:
+    from rules.game import Game
+    from tabletop.games.table import TableGame
+
+#: a demo script: ``script(get_game, deck, seed)`` yields the simulated players' actions
+DemoScript = Callable[..., Iterator[Any]]
+
+#: what ``tabletop score`` reads on a photo of the game
+PHOTO_READS = ("letters", "tiles", "chips", "dice")
+
+
+@dataclass(frozen=True)
+class Demo:
+    """How ``tabletop demo GAME`` plays the game: who sits at the table and what they do."""
+
+    players: tuple[str, ...]
+    script: DemoScript
+    variant: str | None = None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the application knows of one game, registered once by its table module."""
+
+    game_id: str
+    table: "TableGame"
+    summary: str
+    demo: Demo | None = None
+    board: str | None = None          # the built-in board (None: the game has no board)
+    photo: str | None = None          # what a photo of it shows: one of PHOTO_READS (None: nothing to read)
+    languages: tuple[str, ...] = ("en", "uk")
+
+    @property
+    def rules(self) -> type["Game"]:
+        """The rules class (from the rules core's own registry)."""
+        from rules.games import game_class
+        return game_class(self.game_id)
+
+    @property
+    def title(self) -> str:
+        return self.rules.title
+
+    def players_text(self) -> str:
+        """'2 to 4 players', for help texts and messages."""
+        low, high = self.rules.min_players, self.rules.max_players
+        return f"{low} player{'s' if low != 1 else ''}" if low == high else f"{low} to {high} players"
+
+
+_SPECS: dict[str, GameSpec] = {}
+_discovered = False
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Put a game at the table (its table module calls this once, at import)."""
+    if spec.photo is not None and spec.photo not in PHOTO_READS:
+        raise ValueError(f"{spec.game_id}: photo must be one of {PHOTO_READS}, not {spec.photo!r}")
+    _SPECS[spec.game_id] = spec
+    return spec
+
+
+def unregister(game_id: str) -> None:
+    """Take a game away again (tests register toy games)."""
+    _SPECS.pop(game_id, None)
+
+
+def _discover() -> None:
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    import tabletop.games as package
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name != "table" and not info.name.startswith("_"):
+            importlib.import_module(f"tabletop.games.{info.name}")
+
+
+def games() -> list[GameSpec]:
+    """Every game at the table, in the order their modules were found (built-in games first)."""
+    _discover()
+    return list(_SPECS.values())
+
+
+def game_ids() -> list[str]:
+    """The ids of :func:`games`."""
+    return [g.game_id for g in games()]
+
+
+def spec(game_id: str) -> GameSpec:
+    """The game ``game_id``; a :class:`~tabletop.errors.UserError` naming the games if unknown."""
+    _discover()
+    try:
+        return _SPECS[game_id]
+    except KeyError:
+        raise UserError(f"no game {game_id!r}; the games are: {', '.join(game_ids())}") from None
+
+
+def choices_help(filter_: Callable[[GameSpec], bool] = lambda s: True) -> str:
+    """'extradiction (eXtraDICTION), ...' for a help text."""
+    return ", ".join(f"{g.game_id}" for g in games() if filter_(g))

@@ -1,0 +1,106 @@
+"""How a game sits at the table: what its devices and pages mean for it.
+
+The session is game-agnostic; a :class:`TableGame` plugs a game's rules into the table. The
+rules answer whose turn it is, which deadlines run and what can be done now
+(:meth:`rules.game.Game.whose_turn`, :meth:`~rules.game.Game.deadlines`,
+:meth:`~rules.game.Game.actions`); the table adapter only *presents* those answers: what a
+buzz-in press means, whose hand a word the camera sees belongs to, which private entry windows
+the player pages offer, what is said aloud and what extra the scoreboard shows. It never works
+a rule out again for itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules.game import Game
+
+
+@dataclass(frozen=True)
+class Window:
+    """A player-page entry window derived from the game: who may type what, until when."""
+
+    id: str
+    purpose: str                  # 'answer', 'write' (or 'words' for host-opened windows)
+    seats: tuple[str, ...]
+    deadline: float | None
+    fields: tuple[str, ...] = ("text",)
+    prompt: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "purpose": self.purpose, "seats": list(self.seats), "deadline": self.deadline,
+                "fields": list(self.fields), "prompt": self.prompt}
+
+
+class EntryError(ValueError):
+    """A player-page entry that cannot become an event; the message says what it needs."""
+
+
+def write_entry(seat: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """The ``write`` event a seat's entry (text, row, col, dir) stands for."""
+    try:
+        return {"type": "write", "player": seat, "text": entry["text"], "row": int(entry["row"]),
+                "col": int(entry["col"]), "dir": entry.get("dir", "across")}
+    except KeyError as missing:
+        raise EntryError(f"This entry needs {missing.args[0]}.") from None
+    except (TypeError, ValueError):
+        raise EntryError("The square's row and column must be whole numbers.") from None
+
+
+class TableGame:
+    """Base: no buzzers, no clue deck, words credited to whoever's turn it is."""
+
+    uses_buzzers = False
+    uses_clue_deck = False
+    uses_sand_timer = False
+
+    def buzz(self, game: Game, player: str) -> dict[str, Any] | None:
+        """The event a buzz-in press by ``player`` stands for now (``None``: it means nothing)."""
+        return None
+
+    def writer(self, game: Game) -> str | None:
+        """Who the word the camera sees appear belongs to."""
+        return game.whose_turn()
+
+    def windows(self, game: Game) -> list[Window]:
+        """The entry windows the player pages offer now."""
+        return []
+
+    def entry_event(self, game: Game, window: Window, seat: str, entry: dict[str, Any]) -> dict[str, Any]:
+        """Turn a player-page entry into the rules event it stands for; :class:`EntryError` if it cannot."""
+        if window.purpose == "write":
+            return write_entry(seat, entry)
+        if window.purpose == "answer":
+            return {"type": "answer", "player": seat, "text": entry["text"]}
+        raise EntryError(f"nothing can be entered in a {window.purpose!r} window")
+
+    def clue_event(self, game: Game, player: str, clue: Any, card_id: str | None) -> dict[str, Any]:
+        """The ``clue`` event for a card the host drew from the deck."""
+        return {"type": "clue", "player": player, "answer": clue.answer, "definition": clue.definition,
+                **({"card": card_id} if card_id else {})}
+
+    def speech(self, game: Game, event: dict[str, Any], message: str) -> list[str]:
+        """What is said aloud after ``event`` was accepted with ``message``."""
+        return [message] if message else []
+
+    def summary(self, game: Game) -> dict[str, Any]:
+        """Extra public scoreboard fields."""
+        return {}
+
+
+def scores_line(game: Game) -> str:
+    """'Scores: Ann 3, Ben 5.'"""
+    return "Scores: " + ", ".join(f"{p} {v}" for p, v in game.totals.items()) + "."
+
+
+def clue_prompt(game: Game, showing: bool) -> str | None:
+    """What the asker read aloud for the clue in play (first letter, length, definition; never the answer)."""
+    if not showing:
+        return None
+    clue = next((e for e in reversed(game.events) if e.type == "clue"), None)
+    if clue is None or not clue.get("answer") or not clue.get("definition"):
+        return None
+    from rules.deck import Clue
+    from rules.lexicon import normalise
+    return Clue(normalise(clue["answer"]), clue["definition"]).prompt()
