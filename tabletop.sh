@@ -2,7 +2,7 @@
 # Tabletop's one entry point on a fresh Debian machine.
 #
 #   ./tabletop.sh demo [GAME]     set everything up, then play a whole simulated game
-#   ./tabletop.sh test [ARGS]     set everything up, then run the whole test suite (pytest ARGS)
+#   ./tabletop.sh test [ARGS]     set everything up, then ruff, mypy and the whole test suite (pytest ARGS)
 #   ./tabletop.sh setup           only install: Debian packages (apt-get) and .venv
 #   ./tabletop.sh CMD [ARGS]      any other `tabletop` sub-command, after the set-up
 #
@@ -61,6 +61,10 @@ case "$cmd" in
     test)
         setup
         export PYTHONDONTWRITEBYTECODE=1
+        say "lint: ruff check"
+        "$VENV/bin/ruff" check .
+        say "types: mypy (strict for rules/ and firmware_bridge/)"
+        "$VENV/bin/mypy"
         set +e
         "$VENV/bin/python" -m pytest "$@"
         rc=$?

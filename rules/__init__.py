@@ -4,8 +4,19 @@ Everything a game needs arrives as data: a :class:`~rules.board.Board` parsed fr
 lexicon built from a set of words, and timestamped events.
 """
 
-from rules.board import Board, parse_board
-from rules.errors import Rejection, RulesError
-from rules.squares import Direction, Square
+from __future__ import annotations
 
-__all__ = ["Board", "Direction", "Rejection", "RulesError", "Square", "parse_board"]
+import importlib
+from typing import Any
+
+#: name -> module; imported on first use, so ``import rules`` costs next to nothing
+_EXPORTS = {"Board": "board", "parse_board": "board", "Rejection": "errors", "RulesError": "errors",
+            "Direction": "squares", "Square": "squares"}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f"rules.{_EXPORTS[name]}"), name)
+    raise AttributeError(f"module 'rules' has no attribute {name!r}")

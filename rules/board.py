@@ -132,7 +132,7 @@ def _bad_character(layer: str, ch: str) -> str | None:
     return None
 
 
-def _positive_int(data: dict, key: str, source: str) -> int:
+def _positive_int(data: dict[str, object], key: str, source: str) -> int:
     value = data.get(key)
     if value is None:
         raise BoardFormatError(f"missing '{key}'", source)

@@ -31,7 +31,7 @@ class ChanceCard:
             return f"{self.rats} rat{'s' if self.rats != 1 else ''}"
         return f"{self.stars} star{'s' if self.stars != 1 else ''}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"card": self.name, "stars": self.stars, "rats": self.rats}
 
 

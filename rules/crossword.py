@@ -8,6 +8,7 @@ when (:mod:`rules.extradiction`, :mod:`rules.extradiction_sp`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rules import errors
 from rules.chance import ChanceDeck
@@ -16,7 +17,7 @@ from rules.game import Game, GameSetup, Turn
 from rules.grid import Grid
 from rules.lexicon import Lexicon, normalise
 from rules.placement import Placement, PlacementKind, analyse, check_words
-from rules.scoring import score_squares
+from rules.scoring import WordScore, score_squares
 from rules.squares import Direction
 from rules.board import Board
 
@@ -65,7 +66,7 @@ class CrosswordGame(Game):
                 placement.squares)
         return placement
 
-    def score_write(self, placement: Placement) -> list:
+    def score_write(self, placement: Placement) -> list[WordScore]:
         """The scored words of a placement: the entry, then every word it formed."""
         policy = self.policy
         floating = placement.kind is PlacementKind.FLOATING
@@ -79,7 +80,7 @@ class CrosswordGame(Game):
         """Validate, score and commit a ``write``: the grid gains its letters and a turn is recorded."""
         placement = self.analyse_write(event)
         words = self.score_write(placement)
-        turn = Turn(player=event.player, event_index=len(self.events), text=placement.text, words=tuple(words),
+        turn = Turn(player=event.by, event_index=len(self.events), text=placement.text, words=tuple(words),
                     kind=placement.kind.value, late=late, new_squares=placement.new_squares)
         if self.chance_deck is not None and placement.kind is not PlacementKind.FLOATING:
             self._draw_chance(turn, sum(1 for s in placement.new_squares if self.board.is_chance(s)))
@@ -90,6 +91,7 @@ class CrosswordGame(Game):
 
     def _draw_chance(self, turn: Turn, count: int) -> None:
         cards = []
+        assert self.chance_deck is not None
         balance = self.totals[turn.player] + sum(w.score for w in turn.words)
         delta = 0
         for _ in range(count):
@@ -114,7 +116,7 @@ class CrosswordGame(Game):
         return len(self.grid) >= self.playable_squares
 
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         state = super().state()
         state["grid"] = self.grid.rows_text()
         return state

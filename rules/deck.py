@@ -37,7 +37,7 @@ import random
 import re
 import tomllib
 from dataclasses import dataclass
-from typing import Iterator, Mapping
+from typing import Callable, Iterator, Mapping
 
 from rules.errors import RulesError
 from rules.lexicon import normalise
@@ -123,6 +123,7 @@ def mentions_answer(definition: str, answer: str, language: str = "en") -> str |
     targets = [normalise(w) for w in _LETTERS.findall(answer)]
     targets = [w for w in targets if len(w) >= 3]
     stems = {stem(w) for w in targets} if language == "en" else set()
+    word: str
     for word in _LETTERS.findall(definition):
         upper = normalise(word)
         for target in targets:
@@ -321,13 +322,13 @@ def _line_of(text: str, card_id: object, occurrence: int = 1) -> int | None:
     return None
 
 
-def _string(value: object, what: str, fail) -> str:
+def _string(value: object, what: str, fail: Callable[[str], Exception]) -> str:
     if not isinstance(value, str) or not value.strip():
         raise fail(f"{what} must be a non-empty string, not {value!r}")
     return " ".join(value.split())
 
 
-def _parse_clue(raw: object, number: int, language: str, fail) -> Clue:
+def _parse_clue(raw: object, number: int, language: str, fail: Callable[[str], Exception]) -> Clue:
     where = f"clue {number}"
     if not isinstance(raw, dict):
         raise fail(f"{where} must be a table {{ answer = ..., definition = ... }}, not {raw!r}")

@@ -134,6 +134,17 @@ class Event:
         return self.data.get(key, default)
 
     @property
+    def by(self) -> str:
+        """The player who did it (for event types whose schema requires ``player``).
+
+        >>> parse_event({"type": "pass", "player": "Ann"}).by
+        'Ann'
+        """
+        if self.player is None:
+            raise EventFormatError(f"a {self.type!r} event needs 'player' (text)")
+        return self.player
+
+    @property
     def square(self) -> Square:
         """The square an event names with ``row`` and ``col``."""
         return Square(self.data["row"], self.data["col"])

@@ -25,6 +25,7 @@ A ``write`` without a card in play stands for a card guessed right and written.
 from __future__ import annotations
 
 import enum
+from typing import Any, Callable
 
 from rules import errors
 from rules.board import Board
@@ -94,7 +95,7 @@ class ExtradictionGame(CrosswordGame):
 
     # -- events ---------------------------------------------------------------------------------
     def _handle(self, event: Event) -> Outcome:
-        handler = {
+        handler: Callable[[Event], Outcome] | None = {
             "write": self._write, "pass": self._pass, "clue": self._clue, "answer": self._answer,
             "time": lambda event: Outcome(""),
         }.get(event.type)
@@ -133,7 +134,7 @@ class ExtradictionGame(CrosswordGame):
 
     def _write(self, event: Event) -> Outcome:
         if self.speed:
-            self.order.check(event.player)
+            self.order.check(event.by)
         elif self.card_in_play:
             if self.guesser is not None and event.player != self.guesser:
                 raise errors.NotYourTurn(f"{self.guesser} guessed the card, so {self.guesser} writes, not {event.player}.")
@@ -149,7 +150,7 @@ class ExtradictionGame(CrosswordGame):
 
     def _pass(self, event: Event) -> Outcome:
         if self.speed:
-            self.order.check(event.player, "play")
+            self.order.check(event.by, "play")
         self._finish_turn()
         return Outcome(f"{event.player} passes.")
 
@@ -233,11 +234,11 @@ class ExtradictionGame(CrosswordGame):
             out.append(Action("answer-right", f"{who} is right", {"type": "answer", "player": who, "correct": True}))
             out.append(Action("answer-wrong", f"{who} is wrong", {"type": "answer", "player": who, "correct": False}))
         elif phase in (Phase.WRITE, Phase.SPEED):
-            who = self.whose_turn()
-            out.append(Action("pass", f"{who} passes", {"type": "pass", "player": who}))
+            writer = self.whose_turn()
+            out.append(Action("pass", f"{writer} passes", {"type": "pass", "player": writer}))
         return tuple(out) + super().actions()
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         state = super().state()
         state.update(level=self.level, cards_used=self.cards_used, next_player=self.next_player,
                      phase=self.phase.value)

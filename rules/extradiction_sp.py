@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from rules import errors
 from rules.board import Board
@@ -111,7 +112,7 @@ class ExtradictionSPGame(CrosswordGame):
     # -- dispatch -------------------------------------------------------------------------------
     def _handle(self, event: Event) -> Outcome:
         expired = self._advance_clock(event.t)
-        handler = getattr(self, f"_on_{event.type}", None)
+        handler: Callable[[Event], Outcome] | None = getattr(self, f"_on_{event.type}", None)
         if handler is None:
             raise errors.WrongPhase(f"A {event.type!r} event has no place in eXtraDICTION SP.")
         outcome = handler(event)
@@ -145,7 +146,7 @@ class ExtradictionSPGame(CrosswordGame):
             self.turn = ClassicTurn(asker=self.order.current)
 
     def _rounds_text(self) -> str:
-        rounds = self.total_turns // len(self.setup.players)
+        rounds = (self.total_turns or 0) // len(self.setup.players)
         return f"all {rounds} round{'s' if rounds != 1 else ''}"
 
     def _on_clue(self, event: Event) -> Outcome:
@@ -175,7 +176,7 @@ class ExtradictionSPGame(CrosswordGame):
         return [p for p in self.setup.players if p != turn.asker and p not in turn.done]
 
     def _on_hand(self, event: Event) -> Outcome:
-        turn, player = self.turn, event.player
+        turn, player = self.turn, event.by
         if turn.phase == Phase.READING:
             raise errors.WrongPhase(f"{player} raised a hand before the clue was finished; hands count once it is read.")
         if turn.phase != Phase.ANSWERING:
@@ -207,7 +208,7 @@ class ExtradictionSPGame(CrosswordGame):
         return Outcome(f"{target}, {ANSWER_TIME:.0f} seconds to answer.")
 
     def _on_answer(self, event: Event) -> Outcome:
-        turn, player = self.turn, event.player
+        turn, player = self.turn, event.by
         if turn.phase not in (Phase.ANSWERING, Phase.READING):
             raise errors.WrongPhase(f"{player} answers, but no question is open.")
         if player == turn.asker:
@@ -253,7 +254,7 @@ class ExtradictionSPGame(CrosswordGame):
         self._next_turn_due()
         turn = self.turn
         if self.variant == "speed":
-            self.order.check(event.player)
+            self.order.check(event.by)
             turn.writer = event.player
         elif turn.phase == Phase.DUE:
             turn.writer = event.player            # a whole turn, recorded as its write only
@@ -272,7 +273,7 @@ class ExtradictionSPGame(CrosswordGame):
         self._next_turn_due()
         turn = self.turn
         if self.variant == "speed":
-            self.order.check(event.player, "play")
+            self.order.check(event.by, "play")
         elif turn.phase == Phase.WRITING and event.player != turn.writer:
             raise errors.NotYourTurn(f"{turn.writer} writes this answer, not {event.player}.")
         elif turn.phase in (Phase.READING, Phase.ANSWERING) and event.player != turn.asker:
@@ -442,7 +443,7 @@ class ExtradictionSPGame(CrosswordGame):
             out.append(Action("pass", f"{self.order.current} passes", {"type": "pass", "player": self.order.current}))
         return tuple(out) + super().actions()
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         state = super().state()
         turn = self.turn
         state.update(

@@ -18,6 +18,7 @@ from rules.chance import ChanceCard
 from rules.events import SCHEMAS, Event, Schemas, parse_event
 from rules.lexicon import Lexicon
 from rules.scoring import WordScore
+from rules.squares import Square
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class GameSetup:
     rounds: int | None = None
     options: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
         if not self.players:
             raise errors.RecordFormatError("a game needs at least one player")
@@ -76,7 +77,7 @@ class Turn:
     kind: str = ""
     late: bool = False
     removed: bool = False
-    new_squares: tuple = ()
+    new_squares: tuple[Square, ...] = ()
 
     @property
     def score(self) -> int:
@@ -85,7 +86,7 @@ class Turn:
             return 0
         return sum(w.score for w in self.words) + self.chance_delta
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "player": self.player,
             "score": self.score,
@@ -115,7 +116,7 @@ class Outcome:
     turn: Turn | None = None
     ignored: bool = False
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"message": self.message}
         if self.turn is not None:
             data["turn"] = self.turn.to_json()
@@ -236,7 +237,7 @@ class Game:
             self.last_time = event.t if self.last_time is None else max(self.last_time, event.t)
         return outcome
 
-    def _snapshot(self) -> dict:
+    def _snapshot(self) -> dict[str, Any]:
         """What :meth:`apply` restores after a rejection: every attribute, its containers copied.
 
         Cheap by design (a move must validate in well under a millisecond): lists, sets and dicts
@@ -313,7 +314,7 @@ class Game:
         """The replay for people, one line a scoring turn (games without turns say their own)."""
         return [f"{n:3d}. {turn.explain()}" for n, turn in enumerate(self.turns, start=1)]
 
-    def result_json(self) -> dict:
+    def result_json(self) -> dict[str, Any]:
         """The ``replay --json`` object of DESIGN.md: ``turns``, ``totals``, ``winner``."""
         return {
             "turns": [t.to_json() for t in self.turns],
@@ -322,7 +323,7 @@ class Game:
         }
 
     # -- equality by state ----------------------------------------------------------------------
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         """Everything that defines where the game stands (used for equality and the scoreboard)."""
         return {
             "game": self.game_id,

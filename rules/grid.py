@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from collections.abc import ItemsView
+
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping
 
@@ -83,7 +85,7 @@ class Grid:
     def __repr__(self) -> str:
         return f"Grid({self.rows}x{self.cols}, {len(self)} written)"
 
-    def items(self):
+    def items(self) -> ItemsView[Square, str]:
         return self._cells.items()
 
     def on_board(self, square: Square) -> bool:

@@ -13,9 +13,32 @@ from typing import Any, Mapping
 
 from rules import errors
 from rules.board import Board
+from rules.events import MAX_TEXT
 from rules.game import Game, GameSetup
 from rules.games import new_game
 from rules.lexicon import Lexicon
+
+#: the largest seed or count a record may hold
+MAX_SEED = 2**63
+#: the most players a record may name
+MAX_PLAYERS = 16
+
+
+def _plain_text(value: str) -> bool:
+    """Short, encodable text (no lone surrogates from a broken decoder)."""
+    if len(value) > MAX_TEXT:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _short(value: Any) -> str:
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else f"a {len(str(value))}-digit number"
+    return text if len(text) <= 60 else text[:57] + "..."
+
 
 _KNOWN = ("game", "variant", "board", "language", "players", "seed", "lexicon", "rounds", "events")
 
@@ -42,8 +65,8 @@ class Record:
     seed: int = 0
     lexicon: str | None = None
     rounds: int | None = None
-    events: list[dict] = field(default_factory=list)
-    extra: dict = field(default_factory=dict)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Record":
@@ -51,20 +74,26 @@ class Record:
         if not isinstance(data, Mapping):
             raise errors.RecordFormatError("a record must be a JSON object")
 
-        def need(key, kinds, default=None, required=False):
+        def need(key: str, kinds: type | tuple[type, ...], default: Any = None, required: bool = False) -> Any:
             if key not in data or data[key] is None:
                 if required:
                     raise errors.RecordFormatError(f"the record has no {key!r}")
                 return default
             value = data[key]
             if not isinstance(value, kinds) or isinstance(value, bool):   # JSON true is not a number
-                raise errors.RecordFormatError(f"{key!r} has the wrong type: {value!r}")
+                raise errors.RecordFormatError(f"{key!r} has the wrong type: {_short(value)}")
+            if isinstance(value, str) and not _plain_text(value):
+                raise errors.RecordFormatError(f"{key!r} must be text of at most {MAX_TEXT} characters")
+            if isinstance(value, int) and abs(value) > MAX_SEED:
+                raise errors.RecordFormatError(f"{key!r} is too large: {_short(value)}")
             return value
 
         game = need("game", str, required=True)
         players = need("players", list, required=True)
-        if not players or not all(isinstance(p, str) and p.strip() for p in players):
-            raise errors.RecordFormatError(f"'players' must be a non-empty list of names, not {players!r}")
+        if not players or not all(isinstance(p, str) and p.strip() and _plain_text(p) for p in players):
+            raise errors.RecordFormatError(f"'players' must be a non-empty list of names, not {_short(players)}")
+        if len(players) > MAX_PLAYERS:
+            raise errors.RecordFormatError(f"'players' names {len(players)} players; a table seats at most {MAX_PLAYERS}")
         events = need("events", list, default=[])
         return cls(
             game=game,
@@ -84,7 +113,7 @@ class Record:
         return GameSetup(self.game, self.players, variant=self.variant, seed=self.seed,
                          language=self.language, rounds=self.rounds, options=dict(self.extra))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"game": self.game}
         if self.variant is not None:
             data["variant"] = self.variant

@@ -40,7 +40,7 @@ class WordScore:
         n = len(self.zones)
         return f"{self.word}: {self.value_sum} x {n} zone{'s' if n != 1 else ''} = {self.score}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"word": self.word, "score": self.score}
 
 

@@ -22,7 +22,7 @@ import os
 import pathlib
 import re
 
-from rules.lexicon import Lexicon
+from rules.lexicon import Lexicon, normalise
 from tabletop.errors import UserError
 from tabletop.files import read_user_text
 
@@ -86,26 +86,116 @@ def _wordnet_lemmas() -> list[str]:
     return lemmas
 
 
-@functools.lru_cache(maxsize=4)
-def builtin_lexicon(language: str = "en") -> Lexicon:
-    """The built-in dictionary for ``language`` ('en' or 'uk'), loaded once per process."""
-    if language not in SOURCES:
-        raise UserError(f"no built-in dictionary for language {language!r}; choose one of {', '.join(LANGUAGES)}")
+#: bump when the words a source gives (or the trie's layout) change, so old caches are rebuilt
+CACHE_FORMAT = "1"
+
+
+def cache_dir() -> pathlib.Path:
+    """Where compiled dictionaries are kept: ``$TABLETOP_CACHE``, else ``$XDG_CACHE_HOME/tabletop``
+    (``~/.cache/tabletop``)."""
+    if os.environ.get("TABLETOP_CACHE"):
+        return pathlib.Path(os.environ["TABLETOP_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(pathlib.Path.home() / ".cache")
+    return pathlib.Path(base) / "tabletop"
+
+
+def _source_files(language: str) -> list[pathlib.Path]:
+    files = [DICT_DIR / name for name in SOURCES[language]]
+    if language == "en":
+        files += [WORDNET_DIR / f"index.{part}" for part in ("noun", "verb", "adj", "adv")]
+    return [f for f in files if f.exists()]
+
+
+def _version(language: str, files: list[pathlib.Path]) -> str:
+    """A short key of the sources' editions (path, size, modification time) and the cache format."""
+    import hashlib
+
+    digest = hashlib.sha256(f"{CACHE_FORMAT}:{language}".encode())
+    for f in files:
+        stat = f.stat()
+        digest.update(f"{f}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()[:12]
+
+
+class TrieStore:
+    """A :class:`rules.lexicon.WordStore` over a compiled, memory-mapped MARISA trie.
+
+    Each key is the word prefixed by its length (``003CAT``), so the words of one length are
+    one prefix query away; the file is shared by every process through the page cache.
+    """
+
+    def __init__(self, trie):
+        self._trie = trie
+        self._by_length: dict[int, tuple[str, ...]] = {}
+
+    @staticmethod
+    def key(word: str) -> str:
+        return f"{len(word):03d}{word}"
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self.key(word) in self._trie
+
+    def __len__(self) -> int:
+        return len(self._trie)
+
+    def __iter__(self):
+        return (k[3:] for k in self._trie.iterkeys())
+
+    def of_length(self, n: int) -> tuple[str, ...]:
+        if n not in self._by_length:
+            self._by_length[n] = tuple(sorted(k[3:] for k in self._trie.keys(f"{n:03d}")))
+        return self._by_length[n]
+
+
+def _compile(language: str, path: pathlib.Path) -> None:
+    """Build the dictionary from its word lists into a trie file (written atomically)."""
+    import marisa_trie
+
     words: list[str] = []
-    missing = []
     for name in SOURCES[language]:
-        path = DICT_DIR / name
-        if path.exists():
-            words += _common_words(path, language)
-        else:
-            missing.append(str(path))
+        source = DICT_DIR / name
+        if source.exists():
+            words += _common_words(source, language)
     if language == "en":
         words += _wordnet_lemmas()
-    if not words:
-        raise UserError(
-            f"the {language} dictionary is not installed ({', '.join(missing)} missing); run ./tabletop.sh setup"
-        )
-    return Lexicon(words, name=f"built-in {language}")
+    keys = {TrieStore.key(normalise(w)) for w in words if w and w.strip()}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    marisa_trie.Trie(keys).save(str(tmp))
+    os.replace(tmp, path)
+
+
+@functools.lru_cache(maxsize=4)
+def builtin_lexicon(language: str = "en") -> Lexicon:
+    """The built-in dictionary for ``language`` ('en' or 'uk'), loaded once per process.
+
+    Compiled on first use into a trie in :func:`cache_dir`, keyed by the word lists' editions,
+    and memory-mapped from there afterwards: a later start takes milliseconds, not seconds.
+    """
+    import marisa_trie
+
+    if language not in SOURCES:
+        raise UserError(f"no built-in dictionary for language {language!r}; choose one of {', '.join(LANGUAGES)}")
+    files = _source_files(language)
+    if not any(f.parent == DICT_DIR for f in files):
+        missing = ", ".join(str(DICT_DIR / n) for n in SOURCES[language])
+        raise UserError(f"the {language} dictionary is not installed ({missing} missing); run ./tabletop.sh setup")
+    version = _version(language, files)
+    path = cache_dir() / f"lexicon-{language}-{version}.marisa"
+    if not path.exists():
+        try:
+            _compile(language, path)
+        except OSError as error:
+            raise UserError(f"cannot write the compiled dictionary to {path.parent}: {error.strerror}; "
+                            f"set TABLETOP_CACHE to a writable folder") from None
+    trie = marisa_trie.Trie()
+    try:
+        trie.mmap(str(path))
+    except Exception:                     # a damaged cache file: build it again
+        _compile(language, path)
+        trie = marisa_trie.Trie()
+        trie.mmap(str(path))
+    return Lexicon(name=f"built-in {language}", version=version, store=TrieStore(trie))
 
 
 @functools.lru_cache(maxsize=4)
@@ -115,19 +205,40 @@ def word_frequencies(language: str = "en"):
     None when it has no list for the language. Reading handwriting leans on it
     (:class:`vision.words.LexiconIndex`); the rules never do.
 
+    Compiled on first use, like the dictionaries, into a memory-mapped trie in
+    :func:`cache_dir` keyed by wordfreq's version (loading wordfreq itself takes a second).
+
     >>> freq = word_frequencies("en")
     >>> freq("THE") > freq("CAT") > freq("TUMULI") > 0, freq("QZXJ")
     (True, 0.0)
     """
-    try:
-        import wordfreq
+    import marisa_trie
 
-        table = wordfreq.get_frequency_dict(language, "best")
-    except (ImportError, LookupError):
+    try:
+        from importlib.metadata import version as package_version
+
+        edition = package_version("wordfreq")
+    except Exception:
         return None
+    path = cache_dir() / f"frequency-{language}-{CACHE_FORMAT}-{edition}.marisa"
+    if not path.exists():
+        try:
+            import wordfreq
+
+            table = wordfreq.get_frequency_dict(language, "best")
+        except (ImportError, LookupError):
+            return None
+        entries = ((word.upper(), (value,)) for word, value in table.items() if word and word.isalpha())
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        marisa_trie.RecordTrie("<d", entries).save(str(tmp))
+        os.replace(tmp, path)
+    trie = marisa_trie.RecordTrie("<d")
+    trie.mmap(str(path))
 
     def frequency(word: str) -> float:
-        return table.get(word.lower(), 0.0)
+        found = trie.get(word)
+        return float(found[0][0]) if found else 0.0
 
     return frequency
 
@@ -135,13 +246,61 @@ def word_frequencies(language: str = "en"):
 def reading_index(lexicon: Lexicon, language: str = "en"):
     """The lexicon as the board reader decodes words with: common words slightly preferred.
 
+    For a built-in dictionary the per-length letter arrays and priors are compiled into
+    :func:`cache_dir` the first time a length is read, and memory-mapped from there afterwards.
+
     >>> index = reading_index(Lexicon(["cat", "cot"]), "en")
     >>> bool(index.log_prior(3)[0] > index.log_prior(3)[1])  # CAT is commoner than COT
     True
     """
+    from vision.words import FREQUENCY_WEIGHT, LexiconIndex
+
+    frequency = word_frequencies(language)
+    if not lexicon.version:
+        return LexiconIndex(lexicon, frequency=frequency)
+    folder = cache_dir() / f"reading-{language}-{lexicon.version}-{CACHE_FORMAT}-{FREQUENCY_WEIGHT}"
+    return _CachedIndex(folder, lexicon, frequency)
+
+
+def _cached_index_class():
     from vision.words import LexiconIndex
 
-    return LexiconIndex(lexicon, frequency=word_frequencies(language))
+    class CachedIndex(LexiconIndex):
+        """A :class:`~vision.words.LexiconIndex` whose arrays and priors live in files, one per length."""
+
+        def __init__(self, folder: pathlib.Path, lexicon: Lexicon, frequency):
+            super().__init__(lexicon, frequency=frequency)
+            self.folder = folder
+
+        def _load(self, n: int) -> None:
+            import numpy as np
+
+            letters, priors = self.folder / f"letters-{n}.npy", self.folder / f"priors-{n}.npy"
+            if not (letters.exists() and priors.exists()):
+                array, prior = super().array(n), super().log_prior(n)
+                self.folder.mkdir(parents=True, exist_ok=True)
+                for path, data in ((letters, array.astype(np.uint8)), (priors, prior)):
+                    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npy")
+                    np.save(tmp, data)
+                    os.replace(tmp, path)
+            self._arrays[n] = np.load(letters, mmap_mode="r").astype(np.intp)
+            self._priors[n] = np.load(priors, mmap_mode="r")
+
+        def array(self, n: int):
+            if n not in self._arrays:
+                self._load(n)
+            return self._arrays[n]
+
+        def log_prior(self, n: int):
+            if n not in self._priors:
+                self._load(n)
+            return self._priors[n]
+
+    return CachedIndex
+
+
+def _CachedIndex(folder: pathlib.Path, lexicon: Lexicon, frequency):
+    return _cached_index_class()(folder, lexicon, frequency)
 
 
 def load_wordlist(path: str | os.PathLike) -> Lexicon:

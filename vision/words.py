@@ -55,18 +55,24 @@ class LexiconIndex:
     def __init__(self, words: Iterable[str] | object, frequency: Callable[[str], float | None] | None = None,
                  weight: float = FREQUENCY_WEIGHT):
         self.frequency, self.weight = frequency, weight
-        if hasattr(words, "words") and callable(words.words):
-            words = words.words()
-        by_len: dict[int, list[str]] = {}
-        for w in words:
-            w = w.upper()
-            if w and all("A" <= ch <= "Z" for ch in w):
-                by_len.setdefault(len(w), []).append(w)
-        self._words = {n: sorted(set(ws)) for n, ws in by_len.items()}
+        self._source = None
+        self._words: dict[int, list[str]] = {}
+        if callable(getattr(words, "words_of_length", None)):
+            self._source = words          # a Lexicon: each length is fetched the first time it is needed
+        else:
+            by_len: dict[int, list[str]] = {}
+            for w in words if not callable(getattr(words, "words", None)) else words.words():  # type: ignore[union-attr]
+                w = w.upper()
+                if w and all("A" <= ch <= "Z" for ch in w):
+                    by_len.setdefault(len(w), []).append(w)
+            self._words = {n: sorted(set(ws)) for n, ws in by_len.items()}
         self._arrays: dict[int, np.ndarray] = {}
         self._priors: dict[int, np.ndarray] = {}
 
     def words(self, n: int) -> list[str]:
+        """The ``n``-letter words of A-Z, sorted."""
+        if self._source is not None and n not in self._words:
+            self._words[n] = [w for w in self._source.words_of_length(n) if w.isascii() and w.isalpha()]
         return self._words.get(n, [])
 
     def array(self, n: int) -> np.ndarray:

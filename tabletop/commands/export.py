@@ -6,7 +6,6 @@ import json
 import sys
 
 from tabletop.cli import command
-from tabletop.errors import UserError
 
 
 @command("export", "write a journaled game's record (JSON) that tabletop replay accepts")

@@ -8,8 +8,19 @@
 * :mod:`tabletop.session.synthetic`, :mod:`tabletop.session.planner` — the simulated players
 """
 
-from tabletop.session.clock import SimClock, TableClock
-from tabletop.session.core import EntryRefused, Result, Session
-from tabletop.session.journal import Journal
+from __future__ import annotations
 
-__all__ = ["EntryRefused", "Journal", "Result", "Session", "SimClock", "TableClock"]
+import importlib
+from typing import Any
+
+#: name -> module; imported on first use, so that importing a submodule stays cheap
+_EXPORTS = {"SimClock": "clock", "TableClock": "clock", "EntryRefused": "core", "Result": "core",
+            "Session": "core", "Journal": "journal"}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f"tabletop.session.{_EXPORTS[name]}"), name)
+    raise AttributeError(f"module 'tabletop.session' has no attribute {name!r}")

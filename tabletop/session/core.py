@@ -12,21 +12,17 @@ Thread-safe: device threads, the web server and the console all call in; one loc
 
 from __future__ import annotations
 
-import copy
-import json
 import secrets
 import threading
-import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 from rules import errors
-from rules.events import parse_event
 from rules.game import Game, GameSetup
 from rules.games import new_game
 from rules.record import Record, record_of
 from tabletop.errors import UserError
-from tabletop.session.clock import SimClock, TableClock
+from tabletop.session.clock import TableClock
 from tabletop.session.journal import Journal
 from tabletop.games import spec as game_spec
 from tabletop.games.table import EntryError, TableGame, Window

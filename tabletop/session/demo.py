@@ -56,12 +56,13 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
 
     started = time.monotonic()
     from tabletop.games import spec as game_spec
-    demo = game_spec(game_id).demo
+    spec = game_spec(game_id)
+    demo = spec.demo
     if demo is None:
         from tabletop.errors import UserError
         raise UserError(f"{game_id} has no demo yet")
     say = lambda text: print(text, file=out, flush=True)
-    board = load_board(game_id)
+    board = load_board(spec.board) if spec.board else None
     lexicon = builtin_lexicon("en")
     deck = builtin_deck("en").shuffled(seed)
     if journal_path is None:
@@ -69,8 +70,9 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
     journal = Journal(journal_path)
     clock = SimClock()
     setup = GameSetup(game_id, demo.players, variant=variant or demo.variant, seed=seed)
-    session = Session.create(journal, setup, game_id, board=board, lexicon=lexicon, clock=clock, deck=deck)
-    say(f"== {game_id} ({setup.variant}) · players {', '.join(setup.players)} · game {session.game_id}")
+    session = Session.create(journal, setup, spec.board or "", board=board, lexicon=lexicon, clock=clock,
+                             deck=deck if spec.table.uses_clue_deck else None)
+    say(f"== {game_id} ({setup.variant or 'standard'}) · players {', '.join(setup.players)} · game {session.game_id}")
     say(f"   journal: {journal_path}")
 
     server = None
@@ -133,7 +135,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
         say(f"   sand timer: gpiozero {'mock pins' if sand.mock else 'pins'}")
 
     write = None
-    if camera:
+    if camera and spec.photo == "letters" and board is not None:
         synthetic = SyntheticCamera(board, seed=seed)
         cam = CameraInput(session, synthetic)
         synthetic.show({})
@@ -205,7 +207,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
     report.table_seconds = clock.now()
     report.sand_timer_starts = outputs.timer_starts
     report.presses = sum(1 for e in entries if e.source == "buzzer-box")
-    say(f"== Final scores: " + ", ".join(f"{p} {v}" for p, v in game.totals.items())
+    say("== Final scores: " + ", ".join(f"{p} {v}" for p, v in game.totals.items())
         + (f" — {game.winner} wins" if game.winner else " — a tie"))
     check = replay(session.record(), board, lexicon)
     report.replay_totals = check.totals

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
-from rules.lexicon import normalise
 from tabletop.session.planner import best_placement
 
 

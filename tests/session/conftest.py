@@ -8,7 +8,6 @@ import pathlib
 import pytest
 
 from rules.game import GameSetup
-from rules.lexicon import Lexicon
 from tabletop.decks import builtin_deck
 from tabletop.session import Journal, Session, SimClock
 from tabletop.session.runner import run_script
