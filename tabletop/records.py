@@ -53,7 +53,18 @@ def resolve(record: Record, base: str | os.PathLike) -> tuple[Board, Lexicon]:
         lexicon = load_wordlist(pathlib.Path(base) / record.lexicon)
     else:
         lexicon = builtin_lexicon(record.language)
-    return board, lexicon
+    return board, amend(lexicon, record.extra)
+
+
+def amend(lexicon: Lexicon, extra: dict) -> Lexicon:
+    """House rules in a record: ``"add_words"`` and ``"remove_words"`` (lists) amend its dictionary."""
+    changes = {}
+    for key in ("add_words", "remove_words"):
+        value = extra.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
+            raise UserError(f"{key!r} must be a list of words, not {value!r}"[:200])
+        changes[key] = value
+    return lexicon.amended(add=changes["add_words"], remove=changes["remove_words"])
 
 
 def load_record(path: str | os.PathLike) -> LoadedRecord:

@@ -152,3 +152,22 @@ def test_malformed_event_names_its_position(tmp_path, capsys):
         {"type": "pass", "player": "Ann"}, {"type": "write", "player": "Ann", "row": "x"}]}), encoding="utf-8")
     assert main(["replay", str(path)]) == 1
     assert "event 2 (write by Ann): a 'write' event needs 'text'" in capsys.readouterr().err
+
+
+def test_house_rules_add_and_remove_words(tmp_path, capsys):
+    data = json.loads((ROOT / "examples" / "sp-rulebook.json").read_text())
+    data["remove_words"] = ["market"]
+    (tmp_path / "removed.json").write_text(json.dumps(data))
+    code, result, err = replay_json(tmp_path / "removed.json", capsys)
+    assert code == 1 and "MARKET" in err and "dictionary" in err
+    (tmp_path / "house.txt").write_text("penetrate\nthermostat\nma\nat\ninvisible\n")
+    data.update(remove_words=[], add_words=["market"], lexicon="house.txt")
+    (tmp_path / "added.json").write_text(json.dumps(data))
+    code, result, _ = replay_json(tmp_path / "added.json", capsys)
+    assert code == 0 and result["totals"] == {"Ann": 21, "Ben": 38, "Cai": 43, "Dee": 26}
+    assert result["dictionary"]["words"] == 6 and result["dictionary"]["name"].endswith("(amended: +1 -0)")
+
+
+def test_replay_names_the_dictionary(capsys):
+    assert main(["replay", str(ROOT / "examples" / "sp-rulebook.json")]) == 0
+    assert "  dictionary: built-in en (version " in capsys.readouterr().out

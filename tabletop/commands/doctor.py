@@ -100,7 +100,13 @@ def _dictionaries() -> list[tuple[str, str]]:
             level = MISSING if language == "en" else OPTIONAL
             out.append((level, f"dictionary {language}: missing {', '.join(missing)} in {DICT_DIR} (./tabletop.sh setup)"))
         else:
-            out.append((OK, f"dictionary {language}: {', '.join(names)}"))
+            from tabletop.errors import UserError
+            from tabletop.lexicons import builtin_lexicon
+            try:
+                lexicon = builtin_lexicon(language)
+                out.append((OK, f"dictionary {language}: {lexicon.describe()} from {', '.join(names)}"))
+            except UserError as error:
+                out.append((MISSING, f"dictionary {language}: {error}"))
     if (pathlib.Path(WORDNET_DIR) / "index.noun").exists():
         out.append((OK, f"WordNet: {WORDNET_DIR} (phrases, clue definitions)"))
     else:

@@ -20,7 +20,8 @@ def format_game(game) -> str:
     """The human-readable replay: one line a scoring turn, then totals and winner."""
     s = game.setup
     where = f" on {game.board.name}" if game.board is not None else ""
-    lines = [f"{s.game}{f' ({s.variant})' if s.variant else ''}{where}: {', '.join(s.players)}"]
+    lines = [f"{s.game}{f' ({s.variant})' if s.variant else ''}{where}: {', '.join(s.players)}",
+             f"  dictionary: {game.lexicon.describe()}"]
     lines.extend(game.report())
     lines.append("Totals: " + ", ".join(f"{p} {v}" for p, v in game.totals.items()))
     lines.append(f"Winner: {game.winner}" if game.winner else "Winner: none (a tie)")
@@ -40,7 +41,10 @@ def run(args) -> int:
         print(f"tabletop replay: {args.file}: {error}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(game.result_json(), ensure_ascii=False))
+        result = game.result_json()
+        result["dictionary"] = {"name": game.lexicon.name, "version": game.lexicon.version,
+                                "words": len(game.lexicon)}
+        print(json.dumps(result, ensure_ascii=False))
     else:
         print(format_game(game))
     return 0

@@ -12,9 +12,10 @@ Thread-safe: device threads, the web server and the console all call in; one loc
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from rules import errors
@@ -25,9 +26,17 @@ from tabletop.errors import UserError
 from tabletop.session.clock import TableClock
 from tabletop.session.journal import Journal
 from tabletop.games import spec as game_spec
-from tabletop.games.table import EntryError, TableGame, Window
+from tabletop.games.table import TableGame
+from tabletop.session.camera_reads import CameraReads
+from tabletop.session.clue_cards import ClueCards
+from tabletop.session.entry_windows import EntryWindows, HostWindow
+from tabletop.session.refusals import BadEntry, EntryRefused, NotYourEntry
+from tabletop.session.views import Views
 
 LOG_LINES = 30
+log = logging.getLogger(__name__)
+
+__all__ = ["BadEntry", "EntryRefused", "HostWindow", "NotYourEntry", "Result", "Session"]
 
 
 @dataclass
@@ -59,35 +68,10 @@ class Result:
         return data
 
 
-class EntryRefused(Exception):
-    """An entry or host action the session refuses now (no window, too late, nothing due)."""
-
-
-class BadEntry(EntryRefused):
-    """An entry or host action that is malformed whenever it comes (empty text, no such clue)."""
-
-
-class NotYourEntry(EntryRefused):
-    """An entry from a seat that has nothing to enter in the window it names."""
-
-
-@dataclass
-class HostWindow:
-    """A window the host opened for private entries from several seats (words, answers)."""
-
-    id: str
-    seats: tuple[str, ...]
-    deadline: float
-    prompt: str = ""
-    entries: dict[str, list[dict]] = field(default_factory=dict)
-
-    def as_window(self) -> Window:
-        return Window(self.id, "words", self.seats, self.deadline, prompt=self.prompt)
-
-
 def _setup_dict(setup: GameSetup, board_ref: str, lexicon_ref: str | None) -> dict:
     return {"game": setup.game, "variant": setup.variant, "players": list(setup.players), "seed": setup.seed,
-            "language": setup.language, "rounds": setup.rounds, "board": board_ref, "lexicon": lexicon_ref}
+            "language": setup.language, "rounds": setup.rounds, "board": board_ref, "lexicon": lexicon_ref,
+            "options": dict(setup.options)}
 
 
 def make_tokens(players) -> dict:
@@ -97,13 +81,14 @@ def make_tokens(players) -> dict:
 def load_game_parts(setup: dict, base=None):
     """The board and lexicon a session set-up names."""
     from tabletop.lexicons import builtin_lexicon, load_wordlist
+    from tabletop.records import amend
     from tabletop.resources import load_board
-    board = load_board(setup["board"], relative_to=base)
+    board = load_board(setup["board"], relative_to=base) if setup.get("board") else None
     lexicon = load_wordlist(setup["lexicon"]) if setup.get("lexicon") else builtin_lexicon(setup.get("language", "en"))
-    return board, lexicon
+    return board, amend(lexicon, setup.get("options") or {})
 
 
-class Session:
+class Session(ClueCards, CameraReads, EntryWindows, Views):
     """One game at the table (see the module docstring)."""
 
     def __init__(self, journal: Journal, game_id: str, setup: dict, *, board=None, lexicon=None,
@@ -117,7 +102,7 @@ class Session:
         self.board, self.lexicon = board, lexicon
         self.setup = GameSetup(setup["game"], tuple(setup["players"]), variant=setup.get("variant"),
                                seed=setup.get("seed", 0), language=setup.get("language", "en"),
-                               rounds=setup.get("rounds"))
+                               rounds=setup.get("rounds"), options=dict(setup.get("options") or {}))
         self.table: TableGame = game_spec(self.setup.game).table
         self.game: Game = new_game(self.setup, board, lexicon)
         self.clock = clock or TableClock()
@@ -294,50 +279,6 @@ class Session:
     def checkpoint(self) -> None:
         self.journal.checkpoint_clock(self.game_id, self.clock.now())
 
-    # -- clue cards -----------------------------------------------------------------------------
-    def next_clue(self):
-        """The next card of the seeded deck and the clue to read: ``(card, clue)`` or ``None``."""
-        if self.deck is None or len(self.deck) == 0:
-            return None
-        drawn = sum(1 for e in self.game.events if e.type == "clue")
-        cards = list(self.deck)
-        card = cards[drawn % len(cards)]
-        return card, card.clues[0]
-
-    def draw(self, source: str = "host", clue: int = 0) -> Result:
-        """The host's 'draw a clue card': a ``clue`` event for the player due to ask, with the
-        card's clue number ``clue`` (an SP card has several; the asker picks one)."""
-        with self._lock:
-            player = self.clue_asker()
-            if player is None:
-                raise EntryRefused("No clue card is due now.")
-            drawn = self.next_clue()
-            if drawn is None:
-                raise EntryRefused("No clue deck is loaded: read a card and use the event form.")
-            card, _first = drawn
-            if not 0 <= clue < len(card.clues):
-                raise BadEntry(f"Card {card.id} has {len(card.clues)} clue(s), not a clue {clue + 1}.")
-            return self.submit(self.table.clue_event(self.game, player, card.clues[clue], card.id), source=source)
-
-    def clue_asker(self) -> str | None:
-        """The player the rules say takes the next clue card now (their ``clue`` action), or ``None``."""
-        action = next((a for a in self.game.actions() if a.key == "clue"), None)
-        return None if action is None else action.event.get("player")
-
-    def host_action(self, key: str, source: str = "host") -> Result | None:
-        """Do what the game's action ``key`` says (``answer-right``, ``pass``...; ``clue`` draws a card).
-
-        Buttons, the console and the pages all find actions by these stable keys, never by label.
-        Returns ``None`` when no such action is possible now.
-        """
-        with self._lock:
-            action = next((a for a in self.game.actions() if a.key == key), None)
-            if action is None:
-                return None
-            if key == "clue" and self.deck is not None:
-                return self.draw(source=source)
-            return self.submit(dict(action.event), source=source)
-
     def buzz(self, player: str, t: float | None = None, source: str = "buzzer") -> Result | None:
         """A buzz-in press by ``player`` (at table time ``t``): a ``hand`` when it means one."""
         with self._lock:
@@ -348,117 +289,6 @@ class Session:
                 event["t"] = t
             return self.submit(event, source=source)
 
-    def camera_write(self, detection: dict, source: str = "camera") -> Result | None:
-        """A word the camera saw appear: credited to the player who is writing now."""
-        with self._lock:
-            writer = self.table.writer(self.game)
-            if writer is None:
-                return None
-            return self.submit({**detection, "type": "write", "player": writer}, source=source)
-
-    def camera_read(self, detection: dict, needs_confirmation: bool, source: str = "camera") -> Result | None:
-        """A camera read: sure reads become writes at once; unsure ones wait for the host."""
-        if not needs_confirmation:
-            return self.camera_write(detection, source=source)
-        with self._lock:
-            writer = self.table.writer(self.game)
-            if writer is None:
-                return None
-            self.pending_reads.append({**detection, "type": "write", "player": writer})
-            self._publish({"kind": "camera", "pending": len(self.pending_reads)})
-            return None
-
-    def confirm_read(self, index: int = 0, source: str = "host") -> Result:
-        """The host confirms an unsure camera read: it becomes the write event."""
-        with self._lock:
-            if not 0 <= index < len(self.pending_reads):
-                raise EntryRefused("No camera read is waiting for confirmation.")
-            event = self.pending_reads.pop(index)
-            event.pop("t", None)
-            return self.submit(event, source=f"camera+{source}")
-
-    def discard_read(self, index: int = 0) -> dict:
-        with self._lock:
-            if not 0 <= index < len(self.pending_reads):
-                raise EntryRefused("No camera read is waiting for confirmation.")
-            event = self.pending_reads.pop(index)
-            self._publish({"kind": "camera", "pending": len(self.pending_reads)})
-            return event
-
-    # -- player pages ---------------------------------------------------------------------------
-    def windows(self) -> list[Window]:
-        with self._lock:
-            return self.table.windows(self.game) + [w.as_window() for w in self.host_windows.values()]
-
-    def open_window(self, seats, seconds: float, prompt: str = "", source: str = "host") -> HostWindow:
-        """Open a private entry window for ``seats`` (everyone's words stay hidden until it closes)."""
-        with self._lock:
-            now = self.clock.now()
-            window = HostWindow(f"words-{self.journal.count(self.game_id) + 1}", tuple(seats or self.setup.players),
-                                round(now + seconds, 3), prompt)
-            self.journal.append(self.game_id, "window", {"id": window.id, "seats": list(window.seats),
-                                "deadline": window.deadline, "prompt": prompt}, t=now, source=source)
-            self.host_windows[window.id] = window
-            self._publish({"kind": "window"})
-            return window
-
-    def enter(self, seat: str, entry: dict) -> Result | dict:
-        """A player page's entry: refused unless a window is open for ``seat``; checked against the clock."""
-        with self._lock:
-            now = self.clock.now()
-            wanted = entry.get("window")
-            for window in self.windows():
-                if wanted is not None and window.id != wanted:
-                    continue
-                if seat not in window.seats:
-                    continue
-                if window.deadline is not None and now > window.deadline:
-                    raise EntryRefused(f"Too late: the time for this entry ran out {now - window.deadline:.1f} s ago.")
-                text = str(entry.get("text", "")).strip()
-                if not text:
-                    raise BadEntry("Type something first.")
-                if window.id in self.host_windows:
-                    self.journal.append(self.game_id, "entry", {"window": window.id, "seat": seat, "text": text},
-                                        t=now, source=f"seat:{seat}")
-                    self.host_windows[window.id].entries.setdefault(seat, []).append({"text": text, "t": now})
-                    self._publish({"kind": "entry", "window": window.id, "seat": seat})
-                    return {"status": "accepted", "message": f"{seat}'s entry is in (hidden until the time is up)."}
-                try:
-                    event = self.table.entry_event(self.game, window, seat, {**entry, "text": text})
-                except EntryError as error:
-                    raise BadEntry(str(error)) from None
-                except KeyError as error:
-                    raise BadEntry(f"This entry needs {error.args[0]}.") from None
-                return self.submit(event, source=f"seat:{seat}")
-            if wanted is not None and any(w.id == wanted for w in self.windows()):
-                raise NotYourEntry(f"{seat} has no entry to make in this window.")
-            raise EntryRefused(f"Nothing for {seat} to enter now.")
-
-    def entries_for(self, seat: str | None) -> list[dict]:
-        """Host windows as ``seat`` may see them: its own entries always, others' after the deadline."""
-        with self._lock:
-            now = self.clock.now()
-            out = []
-            for window in self.host_windows.values():
-                closed = now > window.deadline
-                visible = {s: list(v) for s, v in window.entries.items() if closed or s == seat or seat is None}
-                out.append({"id": window.id, "deadline": window.deadline, "closed": closed, "prompt": window.prompt,
-                            "seats": list(window.seats), "entries": visible,
-                            "counts": {s: len(v) for s, v in window.entries.items()}})
-            return out
-
-    def set_device(self, name: str, status: str) -> None:
-        """A device reports its status (camera: 'hand over the board', buzzer box: 'connected'...)."""
-        if self.devices.get(name) != status:
-            self.devices[name] = status
-            self._publish({"kind": "device", "device": name, "status": status})
-
-    def set_board_read(self, rows: list[str]) -> None:
-        """The camera's latest still read of the board (letters the game does not count show as stale)."""
-        if rows != self.board_read:
-            self.board_read = list(rows)
-            self._publish({"kind": "device", "device": "camera"})
-
     # -- views ----------------------------------------------------------------------------------
     def subscribe(self, callback: Callable[[dict], None]) -> Callable[[], None]:
         self._subscribers.append(callback)
@@ -468,72 +298,8 @@ class Session:
         for callback in list(self._subscribers):
             try:
                 callback(message)
-            except Exception as error:   # a broken page must never stop the table
-                print(f"tabletop: a subscriber failed: {error!r}")
-
-    def view(self) -> dict:
-        """The public scoreboard: nothing here is secret (no card answers, no hidden entries)."""
-        with self._lock:
-            game, state = self.game, self.game.state()
-            last = game.turns[-1] if game.turns else None
-            for turn in reversed(game.turns):
-                if not turn.removed:
-                    last = turn
-                    break
-            view = {
-                "game_id": self.game_id, "game": self.setup.game, "variant": getattr(game, "variant", None)
-                or getattr(game, "level", None), "players": list(self.setup.players), "totals": game.totals,
-                "turn": game.whose_turn(), "over": game.over, "winner": game.winner if game.over else None,
-                "now": self.clock.now(), "paused": self.paused, "grid": state.get("grid"),
-                "timers": [d.to_json() for d in game.deadlines()],
-                "last": {"text": last.text, "player": last.player, "squares": [list(s) for s in last.new_squares]}
-                if last else None,
-                "turns": [t.to_json() for t in game.turns],
-                "log": list(self.log[-12:]), "windows": [w.to_json() for w in self.windows()],
-                "events": len(game.events), "devices": dict(self.devices), "read": self.board_read,
-            }
-            view.update(self.table.summary(game))
-            return view
-
-    def host_view(self) -> dict:
-        with self._lock:
-            view = self.view()
-            clue = None
-            events = [e for e in self.game.events if e.type == "clue"]
-            if events:
-                clue = events[-1].to_json()
-            view["clue"] = clue
-            actions = [{**a.to_json(), "action": None, "args": {}} for a in self.game.actions()]
-            drawn = self.next_clue() if self.table.uses_clue_deck else None
-            at = next((i for i, a in enumerate(actions) if a["key"] == "clue"), None)
-            if at is not None:                 # the deck's card: one button per clue, the asker picks
-                asker = actions[at]["event"]["player"]
-                if drawn is None:
-                    actions[at].update(event=None, action="draw", args={})
-                else:
-                    card, _ = drawn
-                    actions[at:at + 1] = [
-                        {"key": f"clue:{i}", "label": f"{asker} reads card {card.id}: {c.answer.lower()} — {c.card_text()}",
-                         "event": None, "action": "draw", "args": {"clue": i}} for i, c in enumerate(card.clues)]
-            view["actions"] = actions
-            view["entries"] = self.entries_for(None)
-            view["can_undo"] = bool(self.applied)
-            view["pending_reads"] = [dict(r) for r in self.pending_reads]
-            return view
-
-    def board_json(self) -> dict:
-        b = self.board
-        layer = lambda name: ["".join(b.cell(name, (r, c)) if hasattr(b, "cell") else "." for c in range(b.cols))
-                              for r in range(b.rows)]
-        data = {"name": b.name, "rows": b.rows, "cols": b.cols}
-        try:
-            from rules.squares import Square
-            data["values"] = ["".join(str(b.value(Square(r, c))) for c in range(b.cols)) for r in range(b.rows)]
-            data["zones"] = ["".join(b.zone(Square(r, c)) or "." for c in range(b.cols)) for r in range(b.rows)]
-            data["marks"] = ["".join(b.mark(Square(r, c)) for c in range(b.cols)) for r in range(b.rows)]
-        except Exception:
-            data.update(values=layer("values"))
-        return data
+            except Exception:            # a broken page must never stop the table
+                log.exception("a subscriber of game %s failed", self.game_id)
 
     # -- records --------------------------------------------------------------------------------
     def record(self) -> Record:

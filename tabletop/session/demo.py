@@ -47,7 +47,7 @@ class DemoReport:
 
 def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal_path: str | None = None,
               serve: bool = True, port: int = 0, pace: float = 0.0, camera: bool = True, buzzer_box: bool = True,
-              voice: bool = False, out=sys.stdout, variant: str | None = None,
+              voice: bool = False, out=None, variant: str | None = None,
               terminal: bool = False) -> DemoReport:
     from tabletop.announce import Announcer
     from tabletop.decks import builtin_deck
@@ -61,6 +61,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
     if demo is None:
         from tabletop.errors import UserError
         raise UserError(f"{game_id} has no demo yet")
+    out = out or sys.stdout
     say = lambda text: print(text, file=out, flush=True)
     board = load_board(spec.board) if spec.board else None
     lexicon = builtin_lexicon("en")
