@@ -151,6 +151,8 @@ def parse_board(text: str, source: str = "<board>") -> Board:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise BoardFormatError(f"not valid TOML ({error})", source) from None
+    except RecursionError:
+        raise BoardFormatError("nests too deeply to be a board", source) from None
     rows = _positive_int(data, "rows", source)
     cols = _positive_int(data, "cols", source)
     name = data.get("name", source)

@@ -77,6 +77,7 @@ class ExtradictionGame(CrosswordGame):
 
     game_id = "extradiction"
     title = "eXtraDICTION"
+    min_players, max_players = 1, 6           # levels 1-2: 1 or 2 children and a helper; the cards go round
     variants = ("level1", "level2", "level3", "speed")
 
     def __init__(self, setup: GameSetup, board: Board, lexicon: Lexicon):

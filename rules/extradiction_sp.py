@@ -93,6 +93,7 @@ class ExtradictionSPGame(CrosswordGame):
 
     game_id = "extradiction-sp"
     title = "eXtraDICTION SP"
+    min_players, max_players = 2, 4           # "2 to 4 players" (the rule text)
     variants = ("classic", "speed")
     policy = WritePolicy()
     after_end = ("time", "challenge", "remove")

@@ -21,6 +21,18 @@ from rules.scoring import WordScore
 from rules.squares import Square
 
 
+#: the longest player name (it is shown on buttons and said aloud)
+MAX_NAME = 40
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:          # a lone surrogate: bytes that were not UTF-8
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class GameSetup:
     """Everything fixed before the first event: which game, who plays, the seed, the options.
@@ -44,6 +56,9 @@ class GameSetup:
         for name in self.players:
             if not isinstance(name, str) or not name.strip():
                 raise errors.RecordFormatError(f"player names must be non-empty text, not {name!r}")
+            if len(name) > MAX_NAME or not name.isprintable() or not _encodable(name):
+                raise errors.RecordFormatError(
+                    f"a player's name must be printable text of at most {MAX_NAME} characters, not {name[:50]!r}")
         if len(set(self.players)) != len(self.players):
             raise errors.RecordFormatError(f"two players have the same name: {list(self.players)}")
         if self.rounds is not None and (not isinstance(self.rounds, int) or self.rounds < 1):

@@ -47,9 +47,11 @@ class ReplayError(errors.RulesError):
     """A record holding an illegal or malformed event: names its 1-based position and the reason."""
 
     def __init__(self, position: int, event: Mapping[str, Any], reason: Exception):
-        who = f" by {event.get('player')}" if isinstance(event, Mapping) and event.get("player") else ""
-        kind = event.get("type", "?") if isinstance(event, Mapping) else "?"
-        super().__init__(f"event {position} ({kind}{who}): {reason}")
+        player = event.get("player") if isinstance(event, Mapping) else None
+        who = f" by {player}" if isinstance(player, str) and len(player) <= 40 else ""
+        kind = event.get("type") if isinstance(event, Mapping) else None
+        label = f" ({kind}{who})" if isinstance(kind, str) and len(kind) <= 40 else ""
+        super().__init__(f"event {position}{label}: {reason}")
         self.position, self.event, self.reason = position, event, reason
 
 

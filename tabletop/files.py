@@ -1,22 +1,54 @@
 """Reading a file a user named, with errors a person can act on.
 
+Only regular files are read (a named pipe would hang, ``/dev/zero`` never ends), and only up
+to :data:`MAX_TEXT_BYTES`.
+
 >>> read_user_text("/nonexistent/x.json", "record file")
 Traceback (most recent call last):
 ...
 tabletop.errors.UserError: no such record file: /nonexistent/x.json
+>>> read_user_text("/dev/zero", "word list")
+Traceback (most recent call last):
+...
+tabletop.errors.UserError: /dev/zero is not a regular file, so it cannot be a word list
 """
 
 from __future__ import annotations
 
 import os
 import pathlib
+import stat
 
 from tabletop.errors import UserError
 
 
+#: the largest text file a user may hand us (a house word list of a few million words fits)
+MAX_TEXT_BYTES = 64 * 1024 * 1024
+
+
+def check_regular_file(path: pathlib.Path, what: str, max_bytes: int = MAX_TEXT_BYTES) -> None:
+    """A UserError unless ``path`` is an existing regular file of at most ``max_bytes``."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise UserError(f"no such {what}: {path}") from None
+    except PermissionError:
+        raise UserError(f"cannot read the {what} {path}: permission denied") from None
+    except OSError as error:
+        raise UserError(f"cannot read the {what} {path}: {error.strerror}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise UserError(f"{path} is a folder, not a {what}")
+    if not stat.S_ISREG(info.st_mode):
+        raise UserError(f"{path} is not a regular file, so it cannot be a {what}")
+    if info.st_size > max_bytes:
+        raise UserError(f"the {what} {path} is {info.st_size / 1e6:.0f} MB; at most {max_bytes / 1e6:.0f} MB is read")
+
+
 def read_user_text(path: str | os.PathLike, what: str) -> str:
-    """The UTF-8 text of ``path`` (a leading BOM dropped); a missing, unreadable or binary file is a UserError."""
+    """The UTF-8 text of ``path`` (a leading BOM dropped); a missing, unreadable, special or binary
+    file is a UserError."""
     path = pathlib.Path(path)
+    check_regular_file(path, what)
     try:
         return path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -27,3 +59,67 @@ def read_user_text(path: str | os.PathLike, what: str) -> str:
         raise UserError(f"cannot read the {what} {path}: permission denied") from None
     except UnicodeDecodeError as error:
         raise UserError(f"the {what} {path} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+    except OSError as error:
+        raise UserError(f"cannot read the {what} {path}: {error.strerror}") from None
+
+
+#: the largest photo read (a 48-megapixel phone camera fits; a decompression bomb does not)
+MAX_PIXELS = 50_000_000
+MAX_IMAGE_BYTES = 64 * 1024 * 1024
+
+
+def image_size(data: bytes, what: str = "photo") -> tuple[int, int]:
+    """The (width, height) a PNG/JPEG/... declares in its header, read without decoding it;
+    a UserError for what is not an image or is too large to decode safely.
+
+    >>> image_size(b"not an image")
+    Traceback (most recent call last):
+    ...
+    tabletop.errors.UserError: the photo is not an image (PNG, JPEG, ...)
+    """
+    import io
+
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size
+    except Image.DecompressionBombError:
+        raise UserError(f"the {what} declares far too many pixels; at most {MAX_PIXELS // 1_000_000} "
+                        f"megapixels are read") from None
+    except (UnidentifiedImageError, OSError, ValueError):
+        raise UserError(f"the {what} is not an image (PNG, JPEG, ...)") from None
+    if width * height > MAX_PIXELS:
+        raise UserError(f"the {what} is {width}x{height} pixels; at most {MAX_PIXELS // 1_000_000} megapixels are read")
+    return width, height
+
+
+def decode_image(data: bytes, what: str = "photo"):
+    """Decode image bytes to a BGR array after checking their header (:func:`image_size`)."""
+    import cv2
+    import numpy as np
+
+    if len(data) > MAX_IMAGE_BYTES:
+        raise UserError(f"the {what} is {len(data) / 1e6:.0f} MB; at most {MAX_IMAGE_BYTES // 1_000_000} MB is read")
+    image_size(data, what)
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    except cv2.error:
+        image = None
+    if image is None:
+        raise UserError(f"the {what} could not be decoded (a damaged PNG or JPEG?)")
+    return image
+
+
+def read_image(path: str | os.PathLike, what: str = "photo"):
+    """A photo file as a BGR array: a regular file, a sane size, checked before decoding."""
+    path = pathlib.Path(path)
+    check_regular_file(path, what, MAX_IMAGE_BYTES)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise UserError(f"cannot read the {what} {path}: {error.strerror}") from None
+    try:
+        return decode_image(data, what)
+    except UserError as error:
+        raise UserError(f"{path}: {error}") from None

@@ -32,14 +32,67 @@ class LoadedRecord:
     lexicon: Lexicon
 
 
+#: how deeply a record's JSON may nest (a real record nests 3 deep)
+MAX_JSON_DEPTH = 32
+
+
+def parse_json(text: str, where: str) -> object:
+    """JSON text as Python data; bad JSON, absurd nesting or numbers are a :class:`UserError`.
+
+    >>> parse_json('{"a": [1, 2]}', "x.json")
+    {'a': [1, 2]}
+    >>> parse_json("[" * 100000, "x.json")
+    Traceback (most recent call last):
+    ...
+    tabletop.errors.UserError: x.json nests more than 32 levels deep; a game record never does
+    """
+    if _depth(text) > MAX_JSON_DEPTH:
+        raise UserError(f"{where} nests more than {MAX_JSON_DEPTH} levels deep; a game record never does")
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as error:
+        raise UserError(f"{where} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    except ValueError as error:           # a number too long to convert, NaN or Infinity
+        reason = "it holds a number of thousands of digits" if "digits" in str(error) else str(error)
+        raise UserError(f"{where} is not valid game data: {reason}") from None
+    except RecursionError:
+        raise UserError(f"{where} nests too deeply to read") from None
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a number a record may hold")
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of brackets outside strings (a cheap scan before parsing)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_JSON_DEPTH:
+                    return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
 def read_record(path: str | os.PathLike) -> Record:
     """Parse a record file; a missing file, bad JSON or a bad field is a :class:`UserError`."""
     path = pathlib.Path(path)
     text = read_user_text(path, "record file")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UserError(f"{path} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    data = parse_json(text, str(path))
     try:
         return Record.from_json(data)
     except RecordFormatError as error:
@@ -78,10 +131,17 @@ def load_record(path: str | os.PathLike) -> LoadedRecord:
 def write_record(record: Record, path: str | os.PathLike) -> None:
     """Write a record file atomically (a crash never leaves half a file)."""
     path = pathlib.Path(path)
+    if not path.parent.is_dir():
+        raise UserError(f"cannot write {path}: no such folder {path.parent}")
+    if path.is_dir():
+        raise UserError(f"cannot write {path}: it is a folder")
     tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
-        json.dump(record.to_json(), handle, indent=1, ensure_ascii=False)
-        handle.write("\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    try:
+        with tmp.open("w", encoding="utf-8") as handle:
+            json.dump(record.to_json(), handle, indent=1, ensure_ascii=False)
+            handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as error:
+        raise UserError(f"cannot write {path}: {error.strerror}") from None

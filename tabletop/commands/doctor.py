@@ -137,7 +137,23 @@ def _journal(path) -> tuple[str, str]:
         probe.unlink()
     except OSError as error:
         return MISSING, f"journal: cannot write in {path.parent}: {error.strerror}"
-    return OK, f"journal: {path}"
+    if path.exists():
+        from tabletop.errors import UserError
+        from tabletop.session.journal import Journal
+        try:
+            journal = Journal(path, create=False)
+            problems = journal.quick_check()
+            games = journal.games()
+            unreadable = journal.unreadable
+            journal.close()
+        except UserError as error:
+            return MISSING, f"journal: {error}"
+        if problems or unreadable:
+            found = "; ".join((problems + unreadable)[:3])
+            return MISSING, (f"journal: {path} is damaged ({found}); `tabletop export --all -o DIR --journal {path}` "
+                             f"saves every readable game")
+        return OK, f"journal: {path} (integrity ok, {len(games)} game(s))"
+    return OK, f"journal: {path} (created at the first game)"
 
 
 def _browser() -> tuple[str, str]:

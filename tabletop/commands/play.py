@@ -8,9 +8,10 @@ from tabletop.cli import command
 from tabletop.errors import UserError
 
 
-def journal_from(args, config):
+def journal_from(args, config, create: bool = True):
+    """The journal the arguments or the config name (``create=False``: it must exist already)."""
     from tabletop.session.journal import Journal, default_path
-    return Journal(args.journal or config["table"].get("journal") or default_path())
+    return Journal(args.journal or config["table"].get("journal") or default_path(), create=create)
 
 
 @command("play", "play a game at the table: camera, buttons, timer, pages and journal")
@@ -20,6 +21,7 @@ def run(args) -> int:
     from tabletop.config import load_config
     from tabletop.session.core import Session, load_game_parts
     from tabletop.session.live import run_table
+    from tabletop.web import WebServer
     from tabletop.games import spec as game_spec
     config = load_config(args.config)
     game_spec(args.game)
@@ -41,16 +43,18 @@ def run(args) -> int:
         deck = (load_deck(args.deck) if args.deck else builtin_deck(language)).shuffled(args.seed)
     except UserError as error:
         print(f"no clue deck: {error}")
+    host = args.host or config["web"]["host"]
+    sock = WebServer.bind(host, config["web"]["port"] if args.port is None else args.port)   # before journaling
     journal = journal_from(args, config)
     try:
         session = Session.create(journal, setup, board_ref, lexicon_ref, board=board, lexicon=lexicon, deck=deck,
                                  deck_ref=str(pathlib.Path(args.deck).resolve()) if args.deck else None)
     except errors.RecordFormatError as error:
+        sock.close()
         raise UserError(str(error)) from None
     voice = config["table"]["voice"] if args.voice is None else args.voice
-    return run_table(session, config, host=args.host or config["web"]["host"],
-                     port=config["web"]["port"] if args.port is None else args.port, voice=voice,
-                     terminal=args.terminal)
+    return run_table(session, config, host=host, port=sock.getsockname()[1], voice=voice,
+                     terminal=args.terminal, sock=sock)
 
 
 def table_options(parser) -> None:

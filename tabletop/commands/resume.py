@@ -20,6 +20,10 @@ def run(args) -> int:
         if info is None:
             raise UserError(f"no unfinished game in {journal.path}")
         game_id = info.id
+    from tabletop.web import WebServer
+    host = args.host or config["web"]["host"]
+    sock = WebServer.bind(host, config["web"]["port"] if args.port is None else args.port)
+    lock = journal.lock_game(game_id)            # before resuming: it settles pending entries
     session = Session.resume(journal, game_id)
     try:
         from tabletop.decks import builtin_deck, load_deck
@@ -33,9 +37,8 @@ def run(args) -> int:
     print(f"resumed {game_id} at {session.clock.now():.1f} s with {len(session.game.events)} events; "
           + session.game.standings())
     voice = config["table"]["voice"] if args.voice is None else args.voice
-    return run_table(session, config, host=args.host or config["web"]["host"],
-                     port=config["web"]["port"] if args.port is None else args.port, voice=voice,
-                     terminal=args.terminal)
+    return run_table(session, config, host=host, port=sock.getsockname()[1], voice=voice,
+                     terminal=args.terminal, sock=sock, lock=lock)
 
 
 def _arguments(parser) -> None:

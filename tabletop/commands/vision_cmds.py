@@ -37,19 +37,9 @@ def _board(args):
 
 
 def _image(path: str):
-    import cv2
-    import numpy as np
+    from tabletop.files import read_image
 
-    p = pathlib.Path(path)
-    if not p.exists():
-        raise UserError(f"no such photo: {path}")
-    if p.is_dir():
-        raise UserError(f"{path} is a directory, not a photo")
-    data = np.frombuffer(p.read_bytes(), np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise UserError(f"{path} is not an image OpenCV can read (PNG, JPEG, ...)")
-    return image
+    return read_image(path)
 
 
 @command("print-board", "draw a printable board (PNG or PDF) with ArUco markers and a JSON sidecar of square boxes")

@@ -12,6 +12,7 @@ Thread-safe: device threads, the web server and the console all call in; one loc
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import threading
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from rules import errors
+from rules.events import parse_event
 from rules.game import Game, GameSetup
 from rules.games import new_game
 from rules.record import Record, record_of
@@ -34,6 +36,8 @@ from tabletop.session.refusals import BadEntry, EntryRefused, NotYourEntry
 from tabletop.session.views import Views
 
 LOG_LINES = 30
+#: the largest event (as JSON) the session journals
+MAX_EVENT_CHARS = 16_384
 log = logging.getLogger(__name__)
 
 __all__ = ["BadEntry", "EntryRefused", "HostWindow", "NotYourEntry", "Result", "Session"]
@@ -153,40 +157,52 @@ class Session(ClueCards, CameraReads, EntryWindows, Views):
         return session
 
     def _replay_journal(self) -> None:
+        """Apply the journal again; an entry that cannot be used is skipped and reported, so one
+        bad entry can never make a game unrecoverable."""
         for entry in self.journal.entries(self.game_id):
-            if entry.kind == "event":
-                if entry.status == "rejected":
-                    continue
-                result = self._apply(entry.seq, entry.body, entry.source)
-                if entry.status == "pending":
-                    self._settle(result)
-                elif result.status != entry.status:
-                    # only a change of the rules between runs can do this: keep the game going, say so
-                    self.resume_warnings.append(f"journal entry {entry.seq} was {entry.status} but is now "
-                                                f"{result.status}: {result.message}")
-                self._log(result)
-            elif entry.kind == "undo":
-                self._undo_to(entry.body["seq"])
-            elif entry.kind == "pause":
-                self.paused = True
-            elif entry.kind == "resume":
-                self.paused = False
-            elif entry.kind == "window":
-                body = entry.body
-                self.host_windows[body["id"]] = HostWindow(body["id"], tuple(body["seats"]), body["deadline"],
-                                                           body.get("prompt", ""))
-            elif entry.kind == "entry":
-                body = entry.body
-                self.host_windows[body["window"]].entries.setdefault(body["seat"], []).append(
-                    {"text": body["text"], "t": entry.t})
+            try:
+                self._replay_entry(entry)
+            except (KeyError, TypeError, ValueError, RuntimeError, errors.RulesError) as error:
+                self.resume_warnings.append(f"journal entry {entry.seq} ({entry.kind}) was skipped: {error!r}"[:300])
+        self.resume_warnings.extend(self.journal.unreadable)
+
+    def _replay_entry(self, entry) -> None:
+        if entry.kind == "event":
+            if entry.status == "rejected":
+                return
+            result = self._apply(entry.seq, entry.body, entry.source)
+            if entry.status == "pending":
+                self._settle(result)
+            elif result.status != entry.status:
+                # only a change of the rules between runs can do this: keep the game going, say so
+                self.resume_warnings.append(f"journal entry {entry.seq} was {entry.status} but is now "
+                                            f"{result.status}: {result.message}")
+            self._log(result)
+        elif entry.kind == "undo":
+            self._undo_to(entry.body["seq"])
+        elif entry.kind == "pause":
+            self.paused = True
+        elif entry.kind == "resume":
+            self.paused = False
+        elif entry.kind == "window":
+            body = entry.body
+            self.host_windows[body["id"]] = HostWindow(str(body["id"]), tuple(body["seats"]), float(body["deadline"]),
+                                                       str(body.get("prompt", "")))
+        elif entry.kind == "entry":
+            body = entry.body
+            self.host_windows[body["window"]].entries.setdefault(body["seat"], []).append(
+                {"text": str(body["text"]), "t": entry.t})
 
     # -- the event path -------------------------------------------------------------------------
     def submit(self, event: dict, source: str | None = "console") -> Result:
-        """Journal ``event`` (stamped with the table clock if it has no ``t``), then apply it."""
+        """Journal ``event`` (stamped with the table clock if it has no ``t``), then apply it.
+
+        A malformed event (wrong field types, a non-finite number, oversized text) is refused
+        with :class:`~tabletop.session.refusals.BadEntry` and never journaled; a well-formed event
+        the rules refuse is journaled and settled as ``rejected``.
+        """
         with self._lock:
-            event = dict(event)
-            if event.get("t") is None:
-                event["t"] = self.clock.now()
+            event = self.validated(event)
             seq = self.journal.append(self.game_id, "event", event, t=event["t"], source=source)
             result = self._apply(seq, event, source)
             self._settle(result)
@@ -194,6 +210,21 @@ class Session(ClueCards, CameraReads, EntryWindows, Views):
             self.last_result = result
             self._publish({"kind": "result", "result": result.to_json()})
             return result
+
+    def validated(self, event: object) -> dict:
+        """``event`` checked for shape, types and size before it may be journaled, stamped with ``t``."""
+        if not isinstance(event, dict):
+            raise BadEntry("An event must be a JSON object.")
+        event = dict(event)
+        if event.get("t") is None:
+            event["t"] = self.clock.now()
+        try:
+            parse_event(event, self.game.schemas)
+        except errors.EventFormatError as error:
+            raise BadEntry(f"Refused, not recorded: {error}.") from None
+        if len(json.dumps(event, ensure_ascii=False)) > MAX_EVENT_CHARS:
+            raise BadEntry(f"Refused, not recorded: an event is at most {MAX_EVENT_CHARS} characters of JSON.")
+        return event
 
     def _apply(self, seq: int, event: dict, source: str | None) -> Result:
         try:

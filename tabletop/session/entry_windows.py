@@ -31,6 +31,10 @@ class HostWindow:
 
 
 
+#: the longest entry a seat may type (a word, a phrase, a short answer)
+MAX_ENTRY = 200
+
+
 class EntryWindows:
     """Who may enter what on their page, until when; refusals after the deadline."""
 
@@ -65,9 +69,14 @@ class EntryWindows:
                     continue
                 if window.deadline is not None and now > window.deadline:
                     raise EntryRefused(f"Too late: the time for this entry ran out {now - window.deadline:.1f} s ago.")
-                text = str(entry.get("text", "")).strip()
+                raw = entry.get("text", "")
+                if not isinstance(raw, str):
+                    raise BadEntry("The entry's text must be text.")
+                text = raw.strip()
                 if not text:
                     raise BadEntry("Type something first.")
+                if len(text) > MAX_ENTRY:
+                    raise BadEntry(f"That is too long: an entry is at most {MAX_ENTRY} characters.")
                 if window.id in self.host_windows:
                     self.journal.append(self.game_id, "entry", {"window": window.id, "seat": seat, "text": text},
                                         t=now, source=f"seat:{seat}")

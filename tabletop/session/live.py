@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import json
+import logging
 import sys
 import threading
 import time
 
+from tabletop.errors import UserError
 from tabletop.session.core import EntryRefused, Session
+
+log = logging.getLogger(__name__)
 
 CONSOLE_HELP = """Type at the host console (or use the host page):
   draw | clue-read | recognise | right | wrong | undo | pause | resume | buzz NAME | scores
@@ -60,7 +63,8 @@ def console_command(session: Session, line: str) -> str:
     word, _, rest = line.partition(" ")
     try:
         if line.startswith("{"):
-            result = session.submit(json.loads(line), source="console")
+            from tabletop.records import parse_json
+            result = session.submit(parse_json(line, "that line"), source="console")
         elif word == "draw":
             result = session.draw(source="console")
         elif word in ("recognise", "right", "wrong"):
@@ -83,21 +87,27 @@ def console_command(session: Session, line: str) -> str:
             return CONSOLE_HELP
         else:
             return f"unknown command {word!r}; type help"
-    except EntryRefused as refused:
+    except (EntryRefused, UserError) as refused:
         return str(refused)
-    except json.JSONDecodeError as error:
-        return f"not JSON: {error}"
+    except Exception as error:          # the console never exits on what the host types
+        log.exception("console command %r failed", line[:80])
+        return f"that did not work ({type(error).__name__}: {str(error)[:120]}); type help"
     if result is None:
         return "nothing to do"
     return ""            # the session's subscriber prints every outcome and refusal
 
 
 def run_table(session: Session, config: dict, *, host: str, port: int, voice: bool, terminal: bool,
-              stdin=sys.stdin, out=sys.stdout) -> int:
+              stdin=None, out=None, sock=None, lock=None) -> int:
+    """Run a live table until the game is over or the host quits. ``sock``: the pages' socket,
+    bound already; ``lock``: the game's :class:`~tabletop.session.journal.GameLock`, released at the end."""
     from tabletop.announce import Announcer, TerminalScoreboard
     from tabletop.web import WebServer
+    stdin = sys.stdin if stdin is None else stdin
+    out = out or sys.stdout
     say = lambda text: print(text, file=out, flush=True)
-    server = WebServer(session, host=host, port=port).start()
+    lock = lock or session.journal.lock_game(session.game_id)
+    server = WebServer(session, host=host, port=port, sock=sock).start()
     links = server.links()
     say(f"game {session.game_id}: {session.setup.game} ({session.setup.variant or 'default'}), "
         f"players {', '.join(session.setup.players)}")
@@ -131,7 +141,11 @@ def run_table(session: Session, config: dict, *, host: str, port: int, voice: bo
     say(CONSOLE_HELP)
     try:
         while not session.game.over:
-            line = stdin.readline() if stdin is not None and not stdin.closed else ""
+            try:
+                line = stdin.readline() if stdin is not None and not stdin.closed else ""
+            except (UnicodeDecodeError, ValueError, OSError):
+                say("that line could not be read (not UTF-8 text); type it again")
+                continue
             if line == "":               # no keyboard (a service): wait for the pages and devices
                 while not session.game.over:
                     time.sleep(0.5)
@@ -156,4 +170,6 @@ def run_table(session: Session, config: dict, *, host: str, port: int, voice: bo
                 pass
         announcer.close()
         server.stop()
+        if lock is not None:
+            lock.release()
     return 0

@@ -33,6 +33,50 @@ from tabletop.session.core import BadEntry, EntryRefused, NotYourEntry, Session
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
 
 
+#: the largest request body the pages may send (an entry, an event, a host action)
+MAX_BODY = 64 * 1024
+
+
+class BadRequest(Exception):
+    """A request that cannot be used: the message says why (answered with 400 or 413)."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+async def _json_body(request: Request) -> dict:
+    """The request's JSON object, read at most :data:`MAX_BODY` bytes; :class:`BadRequest` otherwise."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise BadRequest(f"The request is too large: at most {MAX_BODY // 1024} KB.", 413)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise BadRequest(f"The request is too large: at most {MAX_BODY // 1024} KB.", 413)
+    try:
+        from tabletop.records import parse_json
+        data = parse_json(body.decode("utf-8"), "the request")
+    except UnicodeDecodeError:
+        raise BadRequest("The request is not UTF-8 JSON.") from None
+    except Exception as error:                       # UserError: bad JSON, NaN, deep nesting
+        raise BadRequest(str(error)) from None
+    if not isinstance(data, dict):
+        raise BadRequest("The request must be a JSON object.")
+    return data
+
+
+def _number(body: dict, key: str, default: float, low: float, high: float, whole: bool = False) -> float:
+    """A finite number field between ``low`` and ``high``; :class:`BadRequest` otherwise."""
+    value = body.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (low <= value <= high) \
+            or (whole and not float(value).is_integer()):
+        kind = "a whole number" if whole else "a number"
+        raise BadRequest(f"{key!r} must be {kind} from {low:g} to {high:g}, not {str(value)[:40]!r}.")
+    return int(value) if whole else float(value)
+
+
 def _token(request: Request) -> str:
     return request.headers.get("x-tabletop-token") or request.query_params.get("token") or ""
 
@@ -89,12 +133,9 @@ def make_app(session: Session) -> Starlette:
     async def host_post(request: Request):
         if not is_host(request):
             return _refuse("Only the host can do that: the host token is wrong or missing.")
-        try:
-            body = await request.json()
-        except json.JSONDecodeError:
-            return _refuse("The request is not JSON.", 400)
         action = request.path_params["action"]
         try:
+            body = await _json_body(request)
             if action == "event":
                 event = body.get("event")
                 if not isinstance(event, dict):
@@ -102,7 +143,7 @@ def make_app(session: Session) -> Starlette:
                 result = await run_in_threadpool(session.submit, event, "host")
                 return JSONResponse(result.to_json())
             if action == "draw":
-                result = await run_in_threadpool(session.draw, "host", int(body.get("clue", 0)))
+                result = await run_in_threadpool(session.draw, "host", _number(body, "clue", 0, 0, 99, True))
                 return JSONResponse(result.to_json())
             if action == "undo":
                 result = await run_in_threadpool(session.undo, "host")
@@ -115,22 +156,28 @@ def make_app(session: Session) -> Starlette:
                 await run_in_threadpool(session.unpause, "host")
                 return JSONResponse({"status": "accepted", "message": "Playing again."})
             if action == "confirm":
-                result = await run_in_threadpool(session.confirm_read, int(body.get("index", 0)), "host")
+                result = await run_in_threadpool(session.confirm_read, _number(body, "index", 0, 0, 999, True), "host")
                 return JSONResponse(result.to_json())
             if action == "discard":
-                event = await run_in_threadpool(session.discard_read, int(body.get("index", 0)))
+                event = await run_in_threadpool(session.discard_read, _number(body, "index", 0, 0, 999, True))
                 return JSONResponse({"status": "accepted", "message": f"Camera read {event.get('text')} discarded."})
             if action == "window":
-                seconds = float(body.get("seconds", 60))
-                window = await run_in_threadpool(session.open_window, body.get("seats"), seconds,
-                                                 str(body.get("prompt", "")), "host")
+                seconds = _number(body, "seconds", 60, 1, 3600)
+                seats = body.get("seats")
+                if seats is not None and (not isinstance(seats, list)
+                                          or not all(s in session.setup.players for s in seats)):
+                    raise BadRequest(f"'seats' must list players of this game: {', '.join(session.setup.players)}.")
+                prompt = body.get("prompt", "")
+                if not isinstance(prompt, str) or len(prompt) > 200:
+                    raise BadRequest("'prompt' must be text of at most 200 characters.")
+                window = await run_in_threadpool(session.open_window, seats, seconds, prompt, "host")
                 return JSONResponse({"status": "accepted", "message": f"Entries open for {seconds:g} s.",
                                      "window": window.id, "deadline": window.deadline})
         except EntryRefused as refused:
             return _refused(refused)
-        except (TypeError, ValueError) as error:
-            return _refuse(f"Bad request: {error}", 400)
-        return _refuse(f"Unknown host action {action!r}.", 404)
+        except BadRequest as bad:
+            return _refuse(str(bad), bad.status)
+        return _refuse(f"Unknown host action {action[:40]!r}.", 404)
 
     async def seat_state(request: Request):
         seat = seat_of(request)
@@ -150,13 +197,10 @@ def make_app(session: Session) -> Starlette:
         if seat is None:
             return _refuse("This seat's token is wrong or missing: use the link printed for your seat.")
         try:
-            body = await request.json()
-        except json.JSONDecodeError:
-            return _refuse("The request is not JSON.", 400)
-        if not isinstance(body, dict):
-            return _refuse("The entry must be a JSON object.", 400)
-        try:
+            body = await _json_body(request)
             result = await run_in_threadpool(session.enter, seat, body)
+        except BadRequest as bad:
+            return _refuse(str(bad), bad.status)
         except EntryRefused as refused:
             return _refused(refused)
         return JSONResponse(result if isinstance(result, dict) else result.to_json())
@@ -211,17 +255,10 @@ def make_app(session: Session) -> Starlette:
 class WebServer:
     """Serve a session's pages from a background thread (uvicorn)."""
 
-    def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None):
         import uvicorn
         self.session = session
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            self.sock.bind((host, port))
-        except OSError as error:
-            self.sock.close()
-            from tabletop.errors import UserError
-            raise UserError(f"cannot serve the pages on {host}:{port}: {error.strerror}; choose another --port") from None
+        self.sock = sock or self.bind(host, port)
         self.host, self.port = host, self.sock.getsockname()[1]
         self.app = make_app(session)
         config = uvicorn.Config(self.app, log_level="warning", lifespan="off", ws="websockets-sansio",
@@ -229,6 +266,26 @@ class WebServer:
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        name="tabletop-web", daemon=True)
+
+    @staticmethod
+    def bind(host: str, port: int) -> socket.socket:
+        """The listening socket for the pages (bound before a game is journaled, so a table that
+        cannot start leaves nothing behind); a clear UserError when the address is taken."""
+        from tabletop.errors import UserError
+        if not 0 <= port <= 65535:
+            raise UserError(f"--port must be from 0 to 65535, not {port}")
+        try:
+            sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+        except OSError as error:
+            raise UserError(f"cannot serve the pages on {host}: {error.strerror}") from None
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except (OSError, OverflowError) as error:
+            sock.close()
+            reason = getattr(error, "strerror", None) or str(error)
+            raise UserError(f"cannot serve the pages on {host}:{port}: {reason}; choose another --port") from None
+        return sock
 
     @property
     def url(self) -> str:

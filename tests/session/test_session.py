@@ -13,6 +13,7 @@ from rules.record import replay
 from tabletop.session import Journal, Session, SimClock, TableClock
 from tabletop.session.core import EntryRefused
 from tabletop.games import spec
+from tabletop.session.refusals import BadEntry
 
 WORDS = ["market", "penetrate", "thermostat", "invisible", "apple", "star", "rat", "cat"]
 SP_TURN = [
@@ -65,12 +66,12 @@ def test_rejected_events_stay_in_the_journal_and_resume_skips_them(tmp_path):
     session.submit(SP_TURN[0])
     bad = session.submit({"type": "hand", "player": "Ben", "t": 2.0})           # before the clue is read
     assert bad.status == "rejected" and "before the clue was finished" in bad.message
-    malformed = session.submit({"type": "write", "player": "Ben"})
-    assert malformed.status == "rejected" and malformed.rule == "malformed"
+    with pytest.raises(BadEntry, match="needs 'text'"):                       # malformed: never journaled
+        session.submit({"type": "write", "player": "Ben"})
     for event in SP_TURN[1:]:
         assert session.submit(event).accepted
     statuses = [e.status for e in session.journal.entries("g")]
-    assert statuses.count("rejected") == 2 and len(statuses) == 8
+    assert statuses.count("rejected") == 1 and len(statuses) == 7
     state = session.game.state()
     again = reopen(session)
     assert again.game.state() == state and again.game.totals["Ben"] == 21

@@ -56,10 +56,10 @@ def test_print_board_writes_png_and_sidecar(tmp_path, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["score", "missing.jpg", "--game", "extradiction"], "no such photo"),
     (["score", "{toml}", "--game", "extradiction"], "not an image"),
-    (["score", "{png}", "--game", "chess"], "unknown game"),
+    (["score", "{png}", "--game", "chess"], "no game 'chess'; the games are: extradiction"),
     (["score", "{png}", "--board", "nope.toml"], "no board"),
     (["score", "{blank}", "--game", "extradiction"], "board not found"),
-    (["print-board", "chess", "--out", "x.png"], "unknown game"),
+    (["print-board", "chess", "--out", "x.png"], "no board for 'chess'; choose one of: extradiction"),
     (["print-board", "extradiction", "--out", "x.gif"], "must end in .png or .pdf"),
     (["calibrate", "{blank}", "--game", "extradiction", "--out", "c.json"], "not visible"),
     (["calibrate", "{blank}", "--corners", "1,2", "3", "4", "5"], "--corners takes four"),
