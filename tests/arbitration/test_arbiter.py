@@ -13,7 +13,6 @@ from rules.arbitration import (
     Arbiter,
     EarlyPress,
     Held,
-    Ignored,
     Penalised,
     Queued,
     Reason,

@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
 from firmware_bridge.link import BuzzerLink
 from firmware_bridge.simbox import SimBox
-
-
-def wait_for(condition, timeout=3.0):
-    """Poll ``condition`` until it holds or ``timeout`` seconds pass; whether it held."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
 
 
 @pytest.fixture(scope="session")

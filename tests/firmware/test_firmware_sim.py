@@ -12,7 +12,7 @@ import time
 import pytest
 
 from firmware_bridge import protocol as p
-from tests.firmware.conftest import wait_for
+from tests.helpers import wait_for
 
 pytestmark = [pytest.mark.firmware, pytest.mark.timeout(60)]
 

@@ -11,7 +11,7 @@ from firmware_bridge import protocol as p
 from firmware_bridge.emulator import DeviceEmulator
 from firmware_bridge.errors import Disconnected, HandshakeTimeout, VersionMismatch
 from firmware_bridge.link import BuzzerLink
-from tests.firmware.conftest import wait_for
+from tests.helpers import wait_for
 
 pytestmark = [pytest.mark.hardware, pytest.mark.timeout(60)]
 

@@ -65,7 +65,7 @@ def test_press_is_stamped_at_the_edge_not_when_the_callback_runs():
 def test_presses_1ms_apart_are_ordered_right(factory):
     arbiter = Arbiter(range(6))
     arbiter.open(0)
-    with BuzzPanel(pin_factory=factory, on_press=lambda p: arbiter.press(p.player, p.t_us)) as panel:
+    with BuzzPanel(pin_factory=factory, on_press=lambda p: arbiter.press(p.player, p.t_us)):
         order = [4, 0, 5, 2]
         for player in order:
             start = time.perf_counter()

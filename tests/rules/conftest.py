@@ -6,27 +6,10 @@ import pathlib
 
 import pytest
 
-from rules.board import parse_board
-from rules.game import GameSetup
-from rules.games import new_game
 from rules.lexicon import Lexicon
+from tests.helpers import board_from
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-def board_from(values: list[str], zones: list[str] | None = None, marks: list[str] | None = None, center=None):
-    """A board from its layers (zones default to one zone 'a'; marks to plain)."""
-    rows, cols = len(values), len(values[0])
-    zones = zones or ["a" * cols] * rows
-    text = f"rows = {rows}\ncols = {cols}\n"
-    if center is not None:
-        text += f"center = [{center[0]}, {center[1]}]\n"
-    text += "[layers]\n"
-    text += "values = [" + ", ".join(f'"{r}"' for r in values) + "]\n"
-    text += "zones = [" + ", ".join(f'"{r}"' for r in zones) + "]\n"
-    if marks:
-        text += "marks = [" + ", ".join(f'"{r}"' for r in marks) + "]\n"
-    return parse_board(text, "test board")
 
 
 @pytest.fixture
@@ -51,9 +34,3 @@ def builtin_board():
     return load_board
 
 
-def make_game(game_id, board, lexicon, players=("Ann", "Ben"), variant=None, seed=0, rounds=None):
-    return new_game(GameSetup(game_id, players, variant=variant, seed=seed, rounds=rounds), board, lexicon)
-
-
-def write(player, text, row, col, direction="across", **extra):
-    return {"type": "write", "player": player, "text": text, "row": row, "col": col, "dir": direction, **extra}

@@ -5,7 +5,7 @@ import pytest
 from rules import errors
 from rules.chance import STANDARD_CARDS, ChanceCard, ChanceDeck
 from rules.squares import Square
-from tests.rules.conftest import board_from, make_game, write
+from tests.helpers import board_from, make_game, write
 
 # 7x7 board, stars: row 3 is "1210121"; '!' on C4 and E4; zones: centre 'c', ring 'r', rest 'o'
 VALUES = ["0000000", "0000000", "0000000", "1210121", "0000000", "0000000", "0000000"]

@@ -6,7 +6,7 @@ from rules import errors
 from rules.grid import Grid
 from rules.placement import PlacementKind, analyse, check_words
 from rules.squares import Direction, Square
-from tests.rules.conftest import board_from
+from tests.helpers import board_from
 
 A, D = Direction.ACROSS, Direction.DOWN
 

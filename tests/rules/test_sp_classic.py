@@ -3,7 +3,7 @@
 import pytest
 
 from rules import errors
-from tests.rules.conftest import board_from, make_game, write
+from tests.helpers import board_from, make_game, write
 
 
 @pytest.fixture

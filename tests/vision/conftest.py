@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pathlib
 
 import pytest
 
@@ -10,7 +9,6 @@ from rules.board import parse_board
 
 
 #: one real handwriting font, from Debian's fonts-humor-sans (scripts/apt-packages.txt)
-HUMOR_SANS = pathlib.Path("/usr/share/fonts/truetype/humor-sans")
 
 
 def make_board(rows=9, cols=9):

@@ -7,7 +7,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from tests.vision.conftest import HUMOR_SANS
+from tests.helpers import HUMOR_SANS
 from vision.fontink import HandwritingFonts, NoFontsFound, font_files, stroke_width, with_stroke_width
 
 pytestmark = pytest.mark.vision

@@ -3,7 +3,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from tests.vision.conftest import HUMOR_SANS
+from tests.helpers import HUMOR_SANS
 from vision.handwriting import render_letter
 from vision.letters import ALPHABET, LetterModel, default_model, normalise
 

@@ -1,7 +1,6 @@
 import json
 
 import cv2
-import numpy as np
 import pytest
 
 from vision.locate import detect_markers
