@@ -68,7 +68,7 @@ class Announcer:
             if text is None:
                 return
             try:
-                subprocess.run([exe, "-v", self.voice_name, "-s", str(self.speed), text],
+                subprocess.run([str(exe), "-v", self.voice_name, "-s", str(self.speed), text],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30, check=False)
             except (OSError, subprocess.TimeoutExpired):
                 pass

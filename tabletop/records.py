@@ -93,6 +93,8 @@ def read_record(path: str | os.PathLike) -> Record:
     path = pathlib.Path(path)
     text = read_user_text(path, "record file")
     data = parse_json(text, str(path))
+    if not isinstance(data, dict):
+        raise UserError(f"{path}: a record must be a JSON object")
     try:
         return Record.from_json(data)
     except RecordFormatError as error:

@@ -52,7 +52,7 @@ def print_board(args) -> int:
         board = load_board(args.game)
     elif args.game in _board_games():
         from tabletop.games import spec
-        board = load_board(spec(args.game).board)
+        board = load_board(spec(args.game).board or args.game)
     else:
         raise UserError(f"no board for {args.game!r}; choose one of: {', '.join(_board_games())} or a board .toml file")
     out = pathlib.Path(args.out)
@@ -78,12 +78,14 @@ def calibrate(args) -> int:
     from vision import calibration
     from vision.errors import VisionError
 
+    import numpy as np
+
     board = _board(args)
     corners = None
     if args.corners:
         try:
-            corners = [tuple(float(v) for v in c.split(",")) for c in args.corners]
-            assert len(corners) == 4 and all(len(c) == 2 for c in corners)
+            corners = np.array([[float(v) for v in c.split(",")] for c in args.corners], np.float32)
+            assert corners.shape == (4, 2)
         except (ValueError, AssertionError):
             raise UserError("--corners takes four X,Y pixel pairs, e.g. --corners 10,10 900,12 905,880 8,870") from None
     try:

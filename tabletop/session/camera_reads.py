@@ -12,12 +12,11 @@ if TYPE_CHECKING:
     from tabletop.session.core import Result
 
 from tabletop.session.refusals import EntryRefused
+from tabletop.session.base import SessionBase
 
 
-class CameraReads:
+class CameraReads(SessionBase):
     """Words the camera saw appear, credited to the player who is writing now."""
-
-    pending_reads: list[dict]
 
     def camera_write(self, detection: dict, source: str = "camera") -> Result | None:
         """A word the camera saw appear: credited to the player who is writing now."""

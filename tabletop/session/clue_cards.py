@@ -12,9 +12,10 @@ if TYPE_CHECKING:
     from tabletop.session.core import Result
 
 from tabletop.session.refusals import BadEntry, EntryRefused
+from tabletop.session.base import SessionBase
 
 
-class ClueCards:
+class ClueCards(SessionBase):
     """Drawing clue cards and doing the game's actions by their stable keys."""
 
     # -- clue cards -----------------------------------------------------------------------------

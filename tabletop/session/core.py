@@ -17,7 +17,7 @@ import logging
 import secrets
 import threading
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from rules import errors
 from rules.events import parse_event
@@ -238,7 +238,7 @@ class Session(ClueCards, CameraReads, EntryWindows, Views):
         return Result(seq, "accepted", outcome.message, event, source, turn=turn, ignored=outcome.ignored)
 
     def _settle(self, result: Result) -> None:
-        payload = {"message": result.message}
+        payload: dict[str, Any] = {"message": result.message}
         if result.turn is not None:
             payload["turn"] = result.turn
         if result.rule:
@@ -298,7 +298,7 @@ class Session(ClueCards, CameraReads, EntryWindows, Views):
 
     def tick(self) -> list[Result]:
         """Let the clock act: submit the events a running-out window produces."""
-        results = []
+        results: list[Result] = []
         with self._lock:
             if self.paused:
                 return results

@@ -144,7 +144,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
         say("   camera: synthetic frames of the printed board, read by the vision tracker")
 
         def write(player: str, planned: dict) -> None:
-            letters = {sq: ch for sq, ch in session.game.grid.items()}
+            letters = {sq: ch for sq, ch in session.game.grid.items()}  # type: ignore[attr-defined]
             letters.update(letters_of(planned))
             synthetic.show(letters)
             done, failure = [], None
@@ -186,7 +186,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
                 say(f"           the camera read {seen}; the host types the word in")
             report.host_writes += 1
             session.submit(planned, source="host")
-            cam.tracker.committed = [list(r) for r in session.game.grid.rows_text()]
+            cam.tracker.committed = [list(r) for r in session.game.grid.rows_text()]  # type: ignore[attr-defined]
 
     script = demo.script(lambda: session.game, deck, seed=seed)
     try:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from typing import Callable
+from typing import Any, Callable, Iterable
 
 from rules.arbitration import Arbiter, EarlyPress, Phase, Queued, TieRule
 from tabletop.session.core import Session
@@ -100,20 +100,25 @@ class PressOrderer:
             if turn != self._turn_key:
                 self._turn_key = turn
                 self.arbiter.reset()
-            queued = []
+            queued: list[str] = []
             for t_us, _seat, player in batch:
                 if self.arbiter.phase is Phase.READING:
                     self.arbiter.open(t_us)
                 decision = self.arbiter.press(player, t_us)
                 if isinstance(decision, Queued):
-                    queued.append(decision.player)
+                    queued.append(str(decision.player))
                     self.ties += bool(decision.tied_with)
                 else:
                     self.dropped += 1
             self.forwarded += len(queued)
-            for player in queued:
-                self.dispatch.put(lambda player=player: self.session.buzz(player, source=self.source))
+            for name in queued:
+                self.dispatch.put(self._buzz_job(name))
             self._timer = None  # only now: drain() waits for the timer, then for the dispatcher
+
+    def _buzz_job(self, player: str) -> Callable[[], None]:
+        def job() -> None:
+            self.session.buzz(player, source=self.source)
+        return job
 
     def drain(self, timeout: float = 5.0) -> None:
         deadline = time.monotonic() + timeout
@@ -217,11 +222,11 @@ class TableOutputs:
     """Lights, sand timer and buzzer following the session (on their own thread)."""
 
     def __init__(self, session: Session, *, sand_timer=None, lights: Callable[[set], None] | None = None,
-                 beep: Callable[[str], None] | None = None, timers: list[Callable] = ()):
+                 beep: Callable[[str], None] | None = None, timers: Iterable[Callable[..., Any]] = ()):
         self.session, self.sand, self.lights, self.beep = session, sand_timer, lights, beep
         self.timers = list(timers)          # other countdown displays: f(seconds or None)
         self.dispatch = _Dispatcher("table-outputs")
-        self._timer_key = None
+        self._timer_key: tuple[str, float] | None = None
         self.timer_starts = 0
         self.beeps = 0
         session.subscribe(lambda message: self.dispatch.put(lambda: self._update(message)))
@@ -359,6 +364,8 @@ class CameraInput:
         from vision.reader import BoardReader
         from vision.tracker import Tracker
         self.session, self.camera = session, camera
+        if session.board is None:
+            raise ValueError(f"{session.setup.game} has no board for the camera to read")
         self.reader = reader or BoardReader(session.board, lexicon=reading_index(session.lexicon, session.setup.language))
         self.tracker = Tracker(self.reader, baseline=session.game.state().get("grid"))
         self.detections = 0

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from tabletop.games.table import EntryError, Window
 from tabletop.session.refusals import BadEntry, EntryRefused, NotYourEntry
+from tabletop.session.base import SessionBase
 
 if TYPE_CHECKING:
     from tabletop.session.core import Result
@@ -35,10 +36,8 @@ class HostWindow:
 MAX_ENTRY = 200
 
 
-class EntryWindows:
+class EntryWindows(SessionBase):
     """Who may enter what on their page, until when; refusals after the deadline."""
-
-    host_windows: dict[str, HostWindow]
 
     # -- player pages ---------------------------------------------------------------------------
     def windows(self) -> list[Window]:

@@ -6,9 +6,10 @@ import logging
 import sys
 import threading
 import time
+from typing import Any
 
 from tabletop.errors import UserError
-from tabletop.session.core import EntryRefused, Session
+from tabletop.session.core import EntryRefused, Result, Session
 
 log = logging.getLogger(__name__)
 
@@ -21,7 +22,9 @@ def open_devices(session: Session, config: dict, say) -> list:
     """Attach the configured inputs and outputs; return their closers."""
     from tabletop.session.devices import (CameraInput, GpioPanel, SerialBuzzers, TableOutputs, open_camera,
                                           sand_timer_on_mock_pins)
-    closers, lights, extra = [], None, {}
+    closers: list = []
+    lights = None
+    extra: dict[str, Any] = {}
     buzzers = config["buzzers"]
     kind = buzzers.get("kind", "auto")
     if session.table.uses_buzzers and kind in ("serial", "auto") and buzzers.get("serial_port"):
@@ -61,10 +64,14 @@ def console_command(session: Session, line: str) -> str:
     if not line:
         return ""
     word, _, rest = line.partition(" ")
+    result: Result | dict | None
     try:
         if line.startswith("{"):
             from tabletop.records import parse_json
-            result = session.submit(parse_json(line, "that line"), source="console")
+            event = parse_json(line, "that line")
+            if not isinstance(event, dict):
+                return "an event is a JSON object: {\"type\": ..., ...}"
+            result = session.submit(event, source="console")
         elif word == "draw":
             result = session.draw(source="console")
         elif word in ("recognise", "right", "wrong"):

@@ -35,14 +35,16 @@ def run_script(session: Session, actions: Iterable[Action], *, buzz: Callable | 
                 dt = min(step, left)
                 if pace:
                     time.sleep(dt * pace)
-                clock.advance(dt)
+                clock.advance(dt)  # type: ignore[attr-defined]  # the simulated table runs a SimClock
                 left -= dt
                 session.tick()
         elif action.kind == "event":
+            assert action.event is not None, "an event action carries its event"
             session.submit(action.event, source=action.source)
         elif action.kind == "buzz":
             (buzz or (lambda p: session.buzz(p, source="buzzer")))(action.player)
         elif action.kind == "write":
+            assert action.write is not None, "a write action carries its write"
             if write is None:
                 session.submit(action.write, source=action.source)
             else:

@@ -7,9 +7,12 @@ card answers, no hidden entries); the host's view adds the actions, entries and 
 from __future__ import annotations
 
 
+from typing import Any
+
+from tabletop.session.base import SessionBase
 
 
-class Views:
+class Views(SessionBase):
     """The session seen by the scoreboard, the host console and the board drawing."""
 
     def set_device(self, name: str, status: str) -> None:
@@ -74,17 +77,14 @@ class Views:
             view["pending_reads"] = [dict(r) for r in self.pending_reads]
             return view
 
-    def board_json(self) -> dict:
+    def board_json(self) -> dict[str, Any]:
+        """The board's size and every layer it has (values, zones, marks, letters, colors...),
+        one string a row; ``{}`` for a game without a board."""
         b = self.board
-        layer = lambda name: ["".join(b.cell(name, (r, c)) if hasattr(b, "cell") else "." for c in range(b.cols))
-                              for r in range(b.rows)]
-        data = {"name": b.name, "rows": b.rows, "cols": b.cols}
-        try:
-            from rules.squares import Square
-            data["values"] = ["".join(str(b.value(Square(r, c))) for c in range(b.cols)) for r in range(b.rows)]
-            data["zones"] = ["".join(b.zone(Square(r, c)) or "." for c in range(b.cols)) for r in range(b.rows)]
-            data["marks"] = ["".join(b.mark(Square(r, c)) for c in range(b.cols)) for r in range(b.rows)]
-        except Exception:
-            data.update(values=layer("values"))
+        if b is None:
+            return {}
+        data: dict[str, Any] = {"name": b.name, "rows": b.rows, "cols": b.cols}
+        data.update({name: list(rows) for name, rows in b.layers.items()})
+        data.setdefault("marks", ["." * b.cols] * b.rows)
         return data
 

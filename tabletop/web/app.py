@@ -143,11 +143,11 @@ def make_app(session: Session) -> Starlette:
                 result = await run_in_threadpool(session.submit, event, "host")
                 return JSONResponse(result.to_json())
             if action == "draw":
-                result = await run_in_threadpool(session.draw, "host", _number(body, "clue", 0, 0, 99, True))
+                result = await run_in_threadpool(session.draw, "host", int(_number(body, "clue", 0, 0, 99, True)))
                 return JSONResponse(result.to_json())
             if action == "undo":
-                result = await run_in_threadpool(session.undo, "host")
-                return JSONResponse(result.to_json() if result else {"status": "rejected",
+                undone = await run_in_threadpool(session.undo, "host")
+                return JSONResponse(undone.to_json() if undone else {"status": "rejected",
                                                                      "message": "Nothing to undo."})
             if action == "pause":
                 await run_in_threadpool(session.pause, "host")
@@ -156,11 +156,11 @@ def make_app(session: Session) -> Starlette:
                 await run_in_threadpool(session.unpause, "host")
                 return JSONResponse({"status": "accepted", "message": "Playing again."})
             if action == "confirm":
-                result = await run_in_threadpool(session.confirm_read, _number(body, "index", 0, 0, 999, True), "host")
+                result = await run_in_threadpool(session.confirm_read, int(_number(body, "index", 0, 0, 999, True)), "host")
                 return JSONResponse(result.to_json())
             if action == "discard":
-                event = await run_in_threadpool(session.discard_read, _number(body, "index", 0, 0, 999, True))
-                return JSONResponse({"status": "accepted", "message": f"Camera read {event.get('text')} discarded."})
+                dropped = await run_in_threadpool(session.discard_read, int(_number(body, "index", 0, 0, 999, True)))
+                return JSONResponse({"status": "accepted", "message": f"Camera read {dropped.get('text')} discarded."})
             if action == "window":
                 seconds = _number(body, "seconds", 60, 1, 3600)
                 seats = body.get("seats")
