@@ -367,8 +367,8 @@ class ExtradictionSPGame(CrosswordGame):
         """
         if self.over:
             return None
-        if self.variant == "speed":
-            return self.order.current
+        if self.variant == "speed":                # after a write, the next player is up
+            return self.next_player if self.turn.phase is Phase.WRITTEN else self.order.current
         turn = self.turn
         if turn.phase is Phase.ANSWERING:
             return turn.current
@@ -441,7 +441,8 @@ class ExtradictionSPGame(CrosswordGame):
         if turn.phase is Phase.WRITING:
             out.append(Action("pass", f"{turn.writer} passes", {"type": "pass", "player": turn.writer}))
         elif self.variant == "speed" and not self.over:
-            out.append(Action("pass", f"{self.order.current} passes", {"type": "pass", "player": self.order.current}))
+            player = self.whose_turn()
+            out.append(Action("pass", f"{player} passes", {"type": "pass", "player": player}))
         return tuple(out) + super().actions()
 
     def state(self) -> dict[str, Any]:

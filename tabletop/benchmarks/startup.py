@@ -72,11 +72,7 @@ def measure(repeats: int = 5) -> dict[str, Any]:
 
 def run(args: Any) -> int:
     """``tabletop bench startup``: print the measured numbers beside their targets."""
-    from rich.console import Console
-
-    console = Console(stderr=True)
-    with console.status("measuring start-up (each command, warm, several times)..."):
-        results = measure(repeats=2 if args.quick else 5)
+    results = measure(repeats=2 if args.quick else 5)
     if args.json:
         print(json.dumps({"results": results, "targets": TARGETS}))
         return 0

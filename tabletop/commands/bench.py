@@ -10,9 +10,13 @@ from tabletop.cli import command
 from tabletop.errors import UserError
 
 
+#: modules of tabletop.benchmarks that only help the benchmarks (no ``run`` of their own)
+HELPERS = ("outsider",)
+
+
 def available() -> list[str]:
-    """Names of the benchmarks that ship, e.g. ``['buzzers', 'rules', 'vision']``."""
-    return sorted(info.name for info in pkgutil.iter_modules(benchmarks.__path__))
+    """Names of the benchmarks that ship, e.g. ``['buzzers', 'rules', 'startup', 'vision']``."""
+    return sorted(info.name for info in pkgutil.iter_modules(benchmarks.__path__) if info.name not in HELPERS)
 
 
 @command("bench", "measure a path against its budget and print the numbers")
@@ -20,7 +24,17 @@ def run(args) -> int:
     if args.name not in available():
         raise UserError(f"no benchmark called {args.name!r}; choose one of: {', '.join(available())}")
     module = importlib.import_module(f"tabletop.benchmarks.{args.name}")
-    return module.run(args)
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        console.print(f"bench {args.name}: measuring (this takes a while; the numbers come at the end)")
+        return module.run(args)
+    with Progress(SpinnerColumn(), TextColumn(f"bench {args.name}: measuring"), TimeElapsedColumn(),
+                  console=console, transient=True) as progress:
+        progress.add_task("measure", total=None)
+        return module.run(args)
 
 
 def _arguments(parser) -> None:

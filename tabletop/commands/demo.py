@@ -16,6 +16,14 @@ def _demo_games() -> list[str]:
 @command("demo", "play a whole simulated game (camera, buzzer box and sand timer simulated) and serve the scoreboard")
 def run(args) -> int:
     from tabletop.session.demo import play_demo
+    if args.pace < 0 or args.pace > 10:
+        raise UserError(f"--pace is real seconds per table second, from 0 to 10, not {args.pace:g}")
+    if args.record:
+        folder = pathlib.Path(args.record).resolve().parent
+        if not folder.is_dir():
+            raise UserError(f"cannot write the record {args.record}: no such folder {folder}")
+        if pathlib.Path(args.record).is_dir():
+            raise UserError(f"--record names a file, and {args.record} is a folder")
     demos = _demo_games()
     games = demos if args.game in (None, "all") else [args.game]
     if args.game not in (None, "all") and args.game not in demos:
@@ -28,6 +36,7 @@ def run(args) -> int:
             record = str(path.with_name(f"{path.stem}-{game}{path.suffix or '.json'}"))
         reports.append(play_demo(game, seed=args.seed, record=record, journal_path=args.journal,
                                  serve=not args.no_serve, port=args.port, pace=args.pace,
+                                 keep_serving=args.serve and game == games[-1],
                                  camera=not args.no_camera, voice=args.voice, terminal=args.terminal))
         print()
     for r in reports:
@@ -44,6 +53,7 @@ def _arguments(parser) -> None:
     parser.add_argument("--journal", metavar="FILE", help="the SQLite journal (default: a fresh temporary file)")
     parser.add_argument("--port", type=int, default=0, help="scoreboard port (default: any free port)")
     parser.add_argument("--no-serve", action="store_true", help="do not serve the scoreboard")
+    parser.add_argument("--serve", action="store_true", help="keep serving the scoreboard after the demo (Ctrl-C stops)")
     parser.add_argument("--no-camera", action="store_true", help="skip the synthetic camera (words go straight in)")
     parser.add_argument("--pace", type=float, default=0.02,
                         help="real seconds per table second (default 0.02; 1 = real time)")

@@ -39,7 +39,7 @@ class ExtradictionSPTable(TableGame):
             return [Window(f"answer-{n}", "answer", (turn.current,), turn.answer_deadline,
                            prompt="Type your answer (the host judges it).")]
         writer = turn.writer if turn.phase is Phase.WRITING else (
-            game.order.current if game.variant == "speed" else None)
+            game.whose_turn() if game.variant == "speed" else None)
         if writer:
             return [Window(f"write-{n}", "write", (writer,), game.write_deadline(), ("text", "row", "col", "dir"),
                            prompt="Type the answer you wrote, its first square and its direction.")]

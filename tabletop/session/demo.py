@@ -48,7 +48,7 @@ class DemoReport:
 def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal_path: str | None = None,
               serve: bool = True, port: int = 0, pace: float = 0.0, camera: bool = True, buzzer_box: bool = True,
               voice: bool = False, out=None, variant: str | None = None,
-              terminal: bool = False) -> DemoReport:
+              terminal: bool = False, keep_serving: bool = False) -> DemoReport:
     from tabletop.announce import Announcer
     from tabletop.decks import builtin_deck
     from tabletop.lexicons import builtin_lexicon
@@ -218,6 +218,15 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
         report.record = record
         say(f"   record written to {record} (tabletop replay {record})")
     if server is not None:
+        if keep_serving:
+            say(f"   the scoreboard stays up at {server.url}/ — press Ctrl-C to stop")
+            try:
+                while True:
+                    time.sleep(1)
+            except KeyboardInterrupt:
+                pass
+        else:
+            say("   the scoreboard closes now that the demo is over (--serve keeps it up)")
         server.stop()
     announcer.close()
     journal.close()

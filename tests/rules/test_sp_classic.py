@@ -267,3 +267,13 @@ def test_remove_after_a_rejected_event_still_takes_the_points(board, lexicon):
 def test_sp_is_for_two_to_four_players(board, lexicon, players):
     with pytest.raises(errors.RecordFormatError, match=f"eXtraDICTION SP is played by 2 to 4 players, not {players}"):
         make_game("extradiction-sp", board, lexicon, players=tuple(f"P{i}" for i in range(players)))
+
+
+def test_speed_names_the_next_player_right_after_a_write(board, lexicon):
+    game = make_game("extradiction-sp", board, lexicon, players=("Ann", "Ben", "Cai"), variant="speed")
+    assert game.whose_turn() == "Ann"
+    game.apply(ev("pass", "Ann", 1.0))
+    assert game.whose_turn() == "Ben"
+    assert [a.event for a in game.actions() if a.key == "pass"] == [{"type": "pass", "player": "Ben"}]
+    game.apply(ev("pass", "Ben", 2.0))
+    assert game.whose_turn() == "Cai"
