@@ -1,0 +1,91 @@
+"""Cameras: the Pi camera (picamera2), a USB camera (OpenCV), and the synthetic camera that
+renders the printed board with the letters written so far (the simulated twin)."""
+
+from __future__ import annotations
+
+
+
+class SyntheticCamera:
+    """The camera's twin: renders the printed board with the letters written so far."""
+
+    def __init__(self, board, *, seed: int = 0, tilt_deg: float = 12.0):
+        self.board, self.seed, self.tilt = board, seed, tilt_deg
+        self.letters: dict = {}
+        self._frame = None
+        self.renders = 0
+
+    def show(self, letters: dict) -> None:
+        if letters != self.letters:
+            self.letters = dict(letters)
+            self._frame = None
+
+    def hand_frame(self, seed: int = 0):
+        """A frame with the writer's hand still over the board (the tracker must not read it)."""
+        from vision.scene import render_scene
+        self.renders += 1
+        return render_scene(self.board, self.letters, seed=self.seed, tilt_deg=self.tilt, glare=False,
+                            hand=True)
+
+    def read(self):
+        if self._frame is None:
+            from vision.scene import render_scene
+            self._frame = render_scene(self.board, self.letters, seed=self.seed, tilt_deg=self.tilt, glare=False)
+            self.renders += 1
+        return self._frame
+
+
+class OpenCVCamera:
+    """A USB camera through OpenCV (``index`` 0 = the first)."""
+
+    def __init__(self, index: int = 0, size=(1280, 720)):
+        import glob
+        import os
+        if not glob.glob("/dev/video*"):
+            raise RuntimeError("no /dev/video* device")
+        os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+        import cv2
+        self.cap = cv2.VideoCapture(index)
+        self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+        self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+        if not self.cap.isOpened():
+            raise RuntimeError(f"no camera at index {index}")
+
+    def read(self):
+        ok, frame = self.cap.read()
+        return frame if ok else None
+
+    def close(self) -> None:
+        self.cap.release()
+
+
+class PiCamera:
+    """The Raspberry Pi camera through picamera2."""
+
+    def __init__(self, size=(1280, 720)):
+        from picamera2 import Picamera2
+        self.cam = Picamera2()
+        self.cam.configure(self.cam.create_video_configuration(main={"size": size, "format": "BGR888"}))
+        self.cam.start()
+
+    def read(self):
+        return self.cam.capture_array()
+
+    def close(self) -> None:
+        self.cam.stop()
+
+
+def open_camera(kind: str = "auto", index: int = 0):
+    """``auto``: the Pi camera where present, else a USB camera, else ``None`` (use the synthetic one)."""
+    if kind in ("auto", "pi"):
+        try:
+            return PiCamera()
+        except Exception:
+            if kind == "pi":
+                raise
+    if kind in ("auto", "usb"):
+        try:
+            return OpenCVCamera(index)
+        except Exception:
+            if kind == "usb":
+                raise
+    return None
