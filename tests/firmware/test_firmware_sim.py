@@ -162,9 +162,9 @@ def test_box_presses_feed_the_arbiter_ties_and_all(simbox, link):
     for press in reversed(got):  # arrival order does not matter
         arbiter.press(press.player, press.t_us)
     assert [b.player for b in arbiter.queue][0] == 5
-    assert arbiter.recognise_next(0).player == 5
-    arbiter.answer_result(False, 1)
-    shown = arbiter.recognise_next(2)
+    assert arbiter.next_hand().player == 5
+    arbiter.done(5)
+    shown = arbiter.next_hand()
     assert isinstance(shown, TieShown) and set(shown.players) == {0, 2}
 
 

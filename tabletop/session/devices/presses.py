@@ -21,7 +21,7 @@ class PressOrderer:
     buzzer box): it orders presses by their device stamps, keeps each player once a turn (a
     repeat or contact chatter is dropped), and marks true ties (equal stamps, forwarded in seat
     order and counted in ``ties``). The answer windows themselves are refereed by the rules
-    core on the table clock, so the arbiter's own window never closes.
+    core on the table clock.
     """
 
     def __init__(self, session: Session, source: str, hold: float = 0.02):
@@ -30,8 +30,7 @@ class PressOrderer:
         self._lock = threading.Lock()
         self._batch: list[tuple[int, int, str]] = []
         self._timer: threading.Timer | None = None
-        self.arbiter = Arbiter(session.setup.players, tie_rule=TieRule.SHOW_TIE, early_press=EarlyPress.QUEUE,
-                               window_us=1 << 62)
+        self.arbiter = Arbiter(session.setup.players, tie_rule=TieRule.SHOW_TIE, early_press=EarlyPress.QUEUE)
         self._turn_key: object = None
         self.received = self.forwarded = self.dropped = self.ties = 0
 
