@@ -75,16 +75,26 @@ class BuzzPanel:
                 first = FirstEdge(rearm_us)
                 self._buttons.append(self._own(EdgeInput(
                     station["button"], pin_factory=self.factory, epoch=self.epoch,
-                    on_edge=lambda down, t, i=i, first=first: self._player_edge(i, first, down, t))))
+                    on_edge=self._player_handler(i, first))))
                 self._leds.append(self._own(LED(station["led"], pin_factory=self.factory)))
             for name in HOST_BUTTONS:
                 first = FirstEdge(rearm_us)
                 self._own(EdgeInput(
                     self.pins["host"][name], pin_factory=self.factory, epoch=self.epoch,
-                    on_edge=lambda down, t, name=name, first=first: self._host_edge(name, first, down, t)))
+                    on_edge=self._host_handler(name, first)))
         except Exception:
             self.close()
             raise
+
+    def _player_handler(self, i: int, first: FirstEdge) -> Callable[[bool, int], None]:
+        def on_edge(down: bool, t: int) -> None:
+            self._player_edge(i, first, down, t)
+        return on_edge
+
+    def _host_handler(self, name: str, first: FirstEdge) -> Callable[[bool, int], None]:
+        def on_edge(down: bool, t: int) -> None:
+            self._host_edge(name, first, down, t)
+        return on_edge
 
     @property
     def players(self) -> int:

@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import logging
 import os
 from dataclasses import dataclass
@@ -25,7 +27,7 @@ _shared_mock: MockFactory | None = None
 class PinSetup:
     """The factory every device of a panel or timer uses, and whether its pins are simulated."""
 
-    factory: object
+    factory: Any  # a gpiozero pin factory (real or MockFactory)
     mock: bool
     reason: str
 

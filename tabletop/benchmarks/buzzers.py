@@ -25,12 +25,13 @@ import statistics
 import tempfile
 import threading
 import time
+from typing import Any
 
 from firmware_bridge import protocol as p
 from firmware_bridge.emulator import DeviceEmulator
 from firmware_bridge.link import BuzzerLink
 from firmware_bridge.simbox import SimBox, SimError
-from hardware.buzzpanel import BuzzPanel
+from hardware.buzzpanel import BuzzPanel, PanelPress
 from hardware.config import DEFAULT_PINS
 from rules.arbitration import Arbiter
 
@@ -61,9 +62,11 @@ def gpio_path(n: int, trials: int) -> dict:
     factory = MockFactory(pin_class=MockPWMPin)
     arbiter = Arbiter(range(6))
     decided: list[float] = []
-    panel = BuzzPanel(pin_factory=factory, rearm_us=0,
-                      on_press=lambda press: (arbiter.press(press.player, press.t_us),
-                                              decided.append(time.perf_counter_ns())))
+    def on_press(press: PanelPress) -> None:
+        arbiter.press(press.player, press.t_us)
+        decided.append(time.perf_counter_ns())
+
+    panel = BuzzPanel(pin_factory=factory, rearm_us=0, on_press=on_press)
     buttons = [factory.pin(s["button"]) for s in DEFAULT_PINS["players"]]
     latencies = []
     try:
@@ -127,11 +130,11 @@ def emulator_path(n: int, corrupt_presses: int) -> dict:
             out["press_to_decision"] = _stats(latencies)
             rtts = [link.ping() * 1e6 for _ in range(n)]
             out["round_trip"] = _stats(rtts)
-            start = time.perf_counter()
+            started = time.perf_counter()
             count = max(200, n)
             for _ in range(count):
                 link.ping()
-            out["commands_per_s"] = round(count / (time.perf_counter() - start))
+            out["commands_per_s"] = round(count / (time.perf_counter() - started))
         out["frames_per_s_one_way"] = _frames_per_second(box_frames=4000 if n >= 1000 else 1000)
         out["corruption_1pct"] = _corruption_run(corrupt_presses)
     return out
@@ -181,7 +184,7 @@ def _corruption_run(presses: int) -> dict:
             if box.tap(player, t):
                 sent.append((player, t))
             time.sleep(0.004)
-        got = []
+        got: list[Any] = []
         deadline = time.monotonic() + 10
         while len(got) < len(sent) and time.monotonic() < deadline:
             try:
@@ -299,7 +302,7 @@ def _firmware_corruption(box: SimBox, link: BuzzerLink, rounds: int) -> dict:
             box.sequence([(player, 100 * k, True) for k, player in enumerate(order)], lead_us=5_000)
             sent += [(r, player) for player in order]
             deadline = time.monotonic() + 3
-            round_got = []
+            round_got: list[Any] = []
             while len(round_got) < 6 and time.monotonic() < deadline:
                 try:
                     round_got.append(link.presses.get(timeout=0.1))
@@ -337,7 +340,8 @@ def _ordered_burst(box: SimBox, link: BuzzerLink, order: list[int], gap_us: int)
     time.sleep(0.03)  # released for 20 ms: re-armed
     by_player = {g.player: g.t_us for g in got}
     stamps = [by_player.get(player) for player in order]
-    return None not in stamps and all(b > a for a, b in zip(stamps, stamps[1:]))
+    known = [s for s in stamps if s is not None]
+    return len(known) == len(stamps) and all(b > a for a, b in zip(known, known[1:]))
 
 
 def run(args) -> int:

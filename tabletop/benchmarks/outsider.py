@@ -60,7 +60,9 @@ def photograph(page: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     photo *= (0.85 + 0.15 * xx / fw)[:, :, None]  # light falling off to one side
     photo = cv2.GaussianBlur(photo, (0, 0), float(rng.uniform(0.5, 1.6))) + rng.normal(0, 3, photo.shape)
     ok, data = cv2.imencode(".jpg", np.clip(photo, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 85])
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    assert ok and decoded is not None, "OpenCV could not round-trip a JPEG it made"
+    return np.asarray(decoded)
 
 
 def outsider_letters(boards, data, n_scenes: int, per_scene: int, log=print) -> tuple[int, int, dict]:

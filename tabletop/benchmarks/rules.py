@@ -15,6 +15,7 @@ import time
 
 from rules import errors
 from rules.game import GameSetup
+from rules.extradiction_sp import ExtradictionSPGame
 from rules.games import new_game
 from tabletop.lexicons import builtin_lexicon
 from tabletop.resources import load_board
@@ -36,6 +37,7 @@ def measure(games: int, attempts: int, seed: int = 1) -> dict:
     rejected: list[float] = []
     for g in range(games):
         game = new_game(GameSetup("extradiction-sp", ("Ann", "Ben"), variant="speed", seed=g), board, lexicon)
+        assert isinstance(game, ExtradictionSPGame)
         for _ in range(attempts):
             if game.over:
                 break
