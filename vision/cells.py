@@ -114,7 +114,8 @@ class CellJudge:
         edges = cv2.morphologyEx(self.ref, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)).max(axis=2) > 0.02
         beside_print = cv2.dilate(self.printed, np.ones((3, 3), np.uint8)) > 0  # a printed line's own edge
         colour_edges = (edges & ~beside_print).astype(np.uint8)  # two paper colours meeting
-        self.clear_paper = (self._cells(near_print | cv2.dilate(colour_edges, self.stroke_kernel)) == 0) & inner
+        bridged = cv2.dilate(colour_edges, self.stroke_kernel)
+        self.clear_paper = (self._cells(near_print | bridged) == 0) & inner  # type: ignore[operator]  # uint8 masks
         # a hatched square is mostly print: too little paper between the lines to judge strokes on
         self.clear_paper &= (self.clear_paper.sum((2, 3)) >= 0.3 * inner.sum())[:, :, None, None]
 
@@ -126,10 +127,11 @@ class CellJudge:
         small = cv2.dilate(small, self.light_kernel)  # ink only lowers the ratio: take the local max
         small = cv2.GaussianBlur(small, (0, 0), 1.5)
         light = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-        norm = cv2.divide(obs, cv2.max(light, 0.05))
+        # OpenCV's stub has no (array, scalar) overload; the scalar is OpenCV's Scalar(0.05), as before
+        norm = cv2.divide(obs, cv2.max(light, 0.05))  # type: ignore[call-overload]
         darkness = _channel_max(cv2.subtract(self.ref_min, norm))
         letter_darkness = self._less_paper_level(_channel_max(cv2.subtract(self.ref_letter, norm)))
-        flat = cv2.divide(obs, cv2.max(self._board_light(num, (w, h)), 0.05))
+        flat = cv2.divide(obs, cv2.max(self._board_light(num, (w, h)), 0.05))  # type: ignore[call-overload]
         return self._judge(darkness, self._objects(obs, flat), letter_darkness)
 
     def light(self, canon_bgr: np.ndarray) -> np.ndarray:

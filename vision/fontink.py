@@ -92,7 +92,7 @@ def glyph_mask(path: pathlib.Path, letter: str, px: int = 96) -> np.ndarray | No
         return None
     if right <= left or bottom <= top:
         return None
-    image = Image.new("L", (right - left + 8, bottom - top + 8), 0)
+    image = Image.new("L", (int(right - left) + 8, int(bottom - top) + 8), 0)
     ImageDraw.Draw(image).text((4 - left, 4 - top), letter, font=font, fill=255)
     ink = np.asarray(image, np.float32) / 255
     ys, xs = np.nonzero(ink > 0.1)
@@ -104,8 +104,8 @@ def glyph_mask(path: pathlib.Path, letter: str, px: int = 96) -> np.ndarray | No
 def has_capitals(path: pathlib.Path) -> bool:
     """Does the font draw all 26 capitals, each its own shape? A font without them draws one
     placeholder box for every missing letter."""
-    masks = [glyph_mask(path, ch) for ch in ALPHABET]
-    if any(m is None for m in masks):
+    masks = [m for m in (glyph_mask(path, ch) for ch in ALPHABET) if m is not None]
+    if len(masks) < len(ALPHABET):
         return False
     return len({(m.shape, round(float(m.sum()), 1)) for m in masks}) == len(ALPHABET)
 
@@ -177,6 +177,8 @@ class HandwritingFonts:
         names = list(self.families)
         paths = self.families[names[int(rng.integers(len(names)))]]
         glyph = glyph_mask(paths[int(rng.integers(len(paths)))], letter)
+        if glyph is None:             # the fonts were checked for every capital when loaded
+            raise ValueError(f"the font has no {letter!r}")
         if thickness is None:
             thickness = size * rng.uniform(*self.hand.thickness)
         x0, y0, x1, y1 = letter_box(size, rng, self.hand)

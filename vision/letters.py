@@ -101,7 +101,7 @@ class LetterModel:
         """Several trained models as one whose scores are the mean of theirs."""
         nets = [net for m in models for net in m._nets]
         params = {f"m{i}.{k}": v for i, net in enumerate(nets) for k, v in net.items()}
-        params["temperature"] = np.float32(temperature if temperature is not None else models[0].temperature)
+        params["temperature"] = np.asarray(temperature if temperature is not None else models[0].temperature, np.float32)
         if temperature is None and "class_bias" in models[0].params:
             params["class_bias"] = models[0].params["class_bias"]
         return cls(params)
@@ -122,7 +122,8 @@ class LetterModel:
 
     def save(self, path: str | pathlib.Path) -> None:
         """Weights stored as float16 (half the size; the accuracy change is nil), biases float32."""
-        np.savez_compressed(path, **{k: v.astype(np.float16) if k.endswith("_w") else v for k, v in self.params.items()})
+        arrays = {k: v.astype(np.float16) if k.endswith("_w") else v for k, v in self.params.items()}
+        np.savez_compressed(path, **arrays)  # type: ignore[arg-type]  # numpy's stub mixes **kwds with allow_pickle
 
     @staticmethod
     def _net_logits(p: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
@@ -136,7 +137,7 @@ class LetterModel:
     def logits(self, images: np.ndarray) -> np.ndarray:
         """Raw class scores (N, 26) for normalised 28x28 images (N, 28, 28), averaged over members."""
         x = np.asarray(images, np.float32)[:, :, :, None]
-        return sum(self._net_logits(net, x) for net in self._nets) / len(self._nets)
+        return np.asarray(sum(self._net_logits(net, x) for net in self._nets) / len(self._nets))
 
     def predict_proba_images(self, images: np.ndarray) -> np.ndarray:
         """Probabilities (N, 26) for normalised 28x28 images."""

@@ -17,6 +17,7 @@ board not found: no markers and no grid outline visible
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -38,7 +39,7 @@ class Located:
     cell: int = 36
     rows: int = 0
     cols: int = 0
-    corners: np.ndarray = field(default=None, repr=False)  #: grid corners in the frame (TL, TR, BR, BL)
+    corners: Any = field(default=None, repr=False)  #: grid corners in the frame (TL, TR, BR, BL), an (4, 2) array
 
     @property
     def canonical_size(self) -> tuple[int, int]:
@@ -93,7 +94,8 @@ def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
         found = _detect(half, 2.0)
         if len(found) >= 4:
             pts = np.vstack([c for c in found.values()]).astype(np.float32).reshape(-1, 1, 2)
-            pts = cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1), (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
+            pts = cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1),  # type: ignore[assignment]  # OpenCV's stub widens the dtype
+                                   (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
             return {i: pts[4 * k:4 * k + 4].reshape(4, 2).astype(np.float64) for k, i in enumerate(found)}
     full = _detect(gray, 1.0)
     return full if len(full) >= len(found) else found

@@ -24,7 +24,7 @@ the log of its frequency, counted from ``FREQUENCY_FLOOR`` up.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -55,7 +55,7 @@ class LexiconIndex:
     def __init__(self, words: Iterable[str] | object, frequency: Callable[[str], float | None] | None = None,
                  weight: float = FREQUENCY_WEIGHT):
         self.frequency, self.weight = frequency, weight
-        self._source = None
+        self._source: Any = None
         self._words: dict[int, list[str]] = {}
         if callable(getattr(words, "words_of_length", None)):
             self._source = words          # a Lexicon: each length is fetched the first time it is needed
