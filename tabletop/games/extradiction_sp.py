@@ -42,7 +42,8 @@ class ExtradictionSPTable(TableGame):
             game.whose_turn() if game.variant == "speed" else None)
         if writer:
             return [Window(f"write-{n}", "write", (writer,), game.write_deadline(), ("text", "row", "col", "dir"),
-                           prompt="Type the answer you wrote, its first square and its direction.")]
+                           prompt="Type the answer you wrote, tap its first square, pick its direction.",
+                           hard=False)]        # a late write is allowed, and open to challenge
         return []
 
     def entry_event(self, game: ExtradictionSPGame, window: Window, seat: str,  # type: ignore[override]

@@ -27,10 +27,11 @@ class Window:
     deadline: float | None
     fields: tuple[str, ...] = ("text",)
     prompt: str = ""
+    hard: bool = True             # False: the deadline is shown, but a late entry is still taken
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "purpose": self.purpose, "seats": list(self.seats), "deadline": self.deadline,
-                "fields": list(self.fields), "prompt": self.prompt}
+                "fields": list(self.fields), "prompt": self.prompt, "hard": self.hard}
 
 
 class EntryError(ValueError):

@@ -66,7 +66,7 @@ class EntryWindows(SessionBase):
                     continue
                 if seat not in window.seats:
                     continue
-                if window.deadline is not None and now > window.deadline:
+                if window.hard and window.deadline is not None and now > window.deadline:
                     raise EntryRefused(f"Too late: the time for this entry ran out {now - window.deadline:.1f} s ago.")
                 raw = entry.get("text", "")
                 if not isinstance(raw, str):

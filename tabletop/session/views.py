@@ -27,6 +27,12 @@ class Views(SessionBase):
             self.board_read = list(rows)
             self._publish({"kind": "device", "device": "camera"})
 
+    def title(self) -> str:
+        """The game's name for people: 'eXtraDICTION SP (classic)'."""
+        variant = getattr(self.game, "variant", None) or getattr(self.game, "level", None)
+        label = str(variant).replace("level", "Level ") if variant else ""
+        return f"{self.game.title}{f' ({label})' if label else ''}"
+
     def view(self) -> dict:
         """The public scoreboard: nothing here is secret (no card answers, no hidden entries)."""
         with self._lock:
@@ -37,7 +43,7 @@ class Views(SessionBase):
                     last = turn
                     break
             view = {
-                "game_id": self.game_id, "game": self.setup.game, "variant": getattr(game, "variant", None)
+                "game_id": self.game_id, "game": self.setup.game, "title": self.title(), "variant": getattr(game, "variant", None)
                 or getattr(game, "level", None), "players": list(self.setup.players), "totals": game.totals,
                 "turn": game.whose_turn(), "over": game.over, "winner": game.winner if game.over else None,
                 "now": self.clock.now(), "paused": self.paused, "grid": state.get("grid"),

@@ -179,6 +179,11 @@ def make_app(session: Session) -> Starlette:
             return _refuse(str(bad), bad.status)
         return _refuse(f"Unknown host action {action[:40]!r}.", 404)
 
+    phones = None
+    if session.table.uses_buzzers:
+        from tabletop.session.devices.phones import PhoneBuzzers
+        phones = PhoneBuzzers(session)
+
     async def seat_state(request: Request):
         seat = seat_of(request)
         if seat is None:
@@ -187,8 +192,15 @@ def make_app(session: Session) -> Starlette:
         def build():
             view = session.view()
             mine = [w for w in view["windows"] if seat in w["seats"]]
+            board = session.board
             return {"seat": seat, "now": view["now"], "windows": mine, "entries": session.entries_for(seat),
-                    "turn": view["turn"], "totals": view["totals"], "over": view["over"], "log": view["log"][-5:]}
+                    "turn": view["turn"], "totals": view["totals"], "over": view["over"], "log": view["log"][-5:],
+                    "title": view["title"], "phase": view.get("phase"), "clue": view.get("clue"),
+                    "hands": view.get("hands", []), "answering": view.get("answering"),
+                    "buzz": phones is not None and view.get("phase") == "answering" and seat != view.get("asker")
+                    and seat != view.get("answering") and seat not in view.get("hands", []),
+                    "board": None if board is None else {"rows": board.rows, "cols": board.cols},
+                    "paused": view["paused"]}
 
         return JSONResponse(await run_in_threadpool(build))
 
@@ -204,6 +216,38 @@ def make_app(session: Session) -> Starlette:
         except EntryRefused as refused:
             return _refused(refused)
         return JSONResponse(result if isinstance(result, dict) else result.to_json())
+
+    async def seat_buzz(request: Request):
+        """A phone's buzz-in press, stamped on the phone in table time (``t``)."""
+        seat = seat_of(request)
+        if seat is None:
+            return _refuse("This seat's token is wrong or missing: use the link printed for your seat.")
+        if phones is None:
+            return _refuse("This game has no buzz-in.", 409)
+        try:
+            body = await _json_body(request)
+            stamped = None if body.get("t") is None else _number(body, "t", 0, -1e9, 1e9)
+        except BadRequest as bad:
+            return _refuse(str(bad), bad.status)
+        used = await run_in_threadpool(phones.press, seat, stamped)
+        return JSONResponse({"status": "accepted", "message": "Your hand is up.", "t": used})
+
+    async def clock_ws(websocket: WebSocket):
+        """The phones' clock: each message ``{"c": phone_ms}`` is answered with ``{"c": ..., "s": table_s}``."""
+        await websocket.accept()
+        try:
+            while True:
+                text = await websocket.receive_text()
+                if len(text) > 200:
+                    continue
+                try:
+                    c = json.loads(text).get("c")
+                except (ValueError, AttributeError):
+                    continue
+                if isinstance(c, (int, float)) and not isinstance(c, bool):
+                    await websocket.send_text(json.dumps({"c": c, "s": session.clock.now()}))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
 
     async def ws(websocket: WebSocket):
         await websocket.accept()
@@ -236,7 +280,8 @@ def make_app(session: Session) -> Starlette:
         Route("/api/board", board), Route("/api/state", state),
         Route("/api/host/state", host_state), Route("/api/host/{action}", host_post, methods=["POST"]),
         Route("/api/seat/state", seat_state), Route("/api/seat/entry", seat_entry, methods=["POST"]),
-        WebSocketRoute("/ws", ws),
+        Route("/api/seat/buzz", seat_buzz, methods=["POST"]),
+        WebSocketRoute("/ws", ws), WebSocketRoute("/ws/clock", clock_ws),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes)
@@ -249,6 +294,7 @@ def make_app(session: Session) -> Starlette:
                 pass
 
     app.state.close_clients = close_clients
+    app.state.phones = phones
     return app
 
 

@@ -19,10 +19,10 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
-def make_session(tmp_path, game="extradiction-sp", variant="classic", players=("Ann", "Ben", "Cai")):
+def make_session(tmp_path, game="extradiction-sp", variant="classic", players=("Ann", "Ben", "Cai"), clock=None):
     journal = Journal(tmp_path / "journal.sqlite")
     return Session.create(journal, GameSetup(game, players, variant=variant, seed=1), game,
-                          lexicon=Lexicon(WORDS), clock=SimClock(), game_id="web-test",
+                          lexicon=Lexicon(WORDS), clock=clock or SimClock(), game_id="web-test",
                           deck=builtin_deck("en").shuffled(1))
 
 

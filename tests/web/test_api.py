@@ -43,10 +43,11 @@ def test_seat_api_knows_each_seat_and_refuses_others(session):
     assert client.get("/api/seat/state", params={"token": cai}).json()["windows"] == []
     r = client.post("/api/seat/entry", json={"text": "market"}, headers={"X-Tabletop-Token": ben})
     assert r.status_code == 200 and r.json()["status"] == "accepted" and session.game.turn.writer == "Ben"
-    session.clock.advance(40)                                 # the 30 s to write are over
+    session.clock.advance(40)                                 # the 30 s to write are over:
     late = client.post("/api/seat/entry", json={"text": "MARKET", "row": 9, "col": 6, "dir": "across"},
-                       headers={"X-Tabletop-Token": ben})
-    assert late.status_code == 409 and "Too late" in late.json()["error"]
+                       headers={"X-Tabletop-Token": ben})   # a late write is taken, open to challenge
+    assert late.status_code == 200 and "may be challenged" in late.json()["message"]
+    assert session.game.turns[-1].late
 
 
 def test_websocket_sends_the_view_and_updates(session):

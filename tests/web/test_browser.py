@@ -104,8 +104,12 @@ def test_a_player_types_the_word_she_wrote_when_no_camera_is_used(served, sessio
         ben.wait_for_selector("#msg:has-text('is right')")
         ben.wait_for_selector("#where:not([hidden])")          # now the word written, its square, direction
         ben.fill("#text", "MARKET")
-        ben.fill("#square", "9,6")
-        ben.select_option("#dir", "across")
+        ben.fill("#square", "9,6")                             # not a square name: the page says how to name it
+        ben.click("#send")
+        ben.wait_for_selector("#msg:has-text('as printed')")
+        ben.click("#tapboard button[data-square='G10']")       # row 9, column 6 as the printed margins name it
+        assert ben.input_value("#square") == "G10"
+        ben.check("input[name=dir][value=across]")
         ben.click("#send")
         ben.wait_for_selector("#msg:has-text('MARKET')")
         board.wait_for_function("document.querySelectorAll('#board div.last').length == 6")
@@ -114,3 +118,73 @@ def test_a_player_types_the_word_she_wrote_when_no_camera_is_used(served, sessio
     finally:
         ben.close()
         board.close()
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+#: emulates a phone's network: every clock message and the buzz request take LATENCY ms one way
+NETWORK = """(() => {
+  const L = %d;
+  const f = window.fetch;
+  window.fetch = (url, opts) => new Promise(res => setTimeout(() => res(f(url, opts)),
+                                                             String(url).includes('/api/seat/buzz') ? L : 0));
+  const WS = window.WebSocket;
+  window.WebSocket = function (url, protocols) {
+    const ws = new WS(url, protocols);
+    if (!String(url).includes('/ws/clock')) return ws;
+    const send = ws.send.bind(ws);
+    ws.send = (data) => setTimeout(() => send(data), L);
+    let handler = null;
+    Object.defineProperty(ws, 'onmessage', { set(h) { handler = h; }, get() { return handler; } });
+    ws.addEventListener('message', (m) => setTimeout(() => handler && handler(m), L));
+    return ws;
+  };
+})();"""
+
+
+def phone(browser, url, latency_ms):
+    context = browser.new_context(**PHONE)
+    context.add_init_script(NETWORK % latency_ms)
+    page = context.new_page()
+    page.goto(url)
+    return page
+
+
+def test_two_phones_buzz_and_the_earlier_press_wins_though_it_arrives_later(tmp_path, browser):
+    """Cai's phone is slow (250 ms each way) and presses 80 ms before Ben's fast phone (10 ms):
+    Cai's press arrives 160 ms after Ben's, and still comes first."""
+    import time
+
+    from tabletop.session.clock import TableClock
+    from tabletop.web import WebServer
+    from tests.web.conftest import make_session
+
+    session = make_session(tmp_path, clock=TableClock())           # a real clock, running
+    served = WebServer(session).start()
+    for event in [{"type": "clue", "player": "Ann", "answer": "market", "definition": "stalls"},
+                  {"type": "clue_read", "player": "Ann"}]:
+        session.submit(event)
+    phones = {}
+    try:
+        for seat, latency in (("Ben", 10), ("Cai", 250)):
+            phones[seat] = phone(browser, f"{served.url}/seat?token={session.tokens['seats'][seat]}", latency)
+        for page in phones.values():
+            page.wait_for_selector("#buzz:not([hidden])")
+            page.wait_for_function("window.__clock && window.__clock.samples >= 4")   # the clock is estimated
+            offset = page.evaluate("window.__clock.offset_ms")
+            now_page = page.evaluate("(performance.now() + window.__clock.offset_ms) / 1000")
+            assert abs(now_page - session.clock.now()) < 0.05, offset                 # within 50 ms of the table
+        phones["Cai"].evaluate("document.getElementById('buzz').dispatchEvent(new PointerEvent('pointerdown'))")
+        time.sleep(0.08)
+        phones["Ben"].evaluate("document.getElementById('buzz').dispatchEvent(new PointerEvent('pointerdown'))")
+        deadline = time.monotonic() + 5
+        while len(session.game.turn.hands) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert session.game.turn.hands == ["Cai", "Ben"]
+        phones["Ben"].wait_for_selector("#handup:has-text('2 in the queue')")
+        assert phones["Ben"].evaluate("document.documentElement.scrollWidth") <= 390   # nothing overflows the phone
+    finally:
+        for page in phones.values():
+            page.context.close()
+        served.stop()
+        session.journal.close()
