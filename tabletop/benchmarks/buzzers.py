@@ -9,6 +9,11 @@
 - **Serial path, firmware** (avr-gcc build in simavr at real-time pace, UART on a pty): round
   trip, press-to-decision latency (approximate: simulated time is paced to the wall clock to
   within ~0.1 ms), and the smallest spacing ordered right, with presses placed to the CPU cycle.
+- **Phones** (emulated home Wi-Fi: each phone 5-150 ms one way, +0-30 % jitter per message, its
+  clock off by up to 1000 s): the clock offset error after 12 round trips
+  (:class:`tabletop.session.devices.phones.ClockSync`, the seat page's algorithm), and the
+  smallest spacing between two phones' presses ordered right in every trial (stamps ordered by
+  the same :class:`rules.arbitration.Arbiter` within :data:`~tabletop.session.devices.phones.PHONE_HOLD`).
 - **Resync**: a stream of frames with 1 % of bytes damaged through the decoder: frames lost
   that were not themselves damaged (0 = back in sync within one frame).
 
@@ -344,6 +349,54 @@ def _ordered_burst(box: SimBox, link: BuzzerLink, order: list[int], gap_us: int)
     return len(known) == len(stamps) and all(b > a for a, b in zip(known, known[1:]))
 
 
+# ---- phones ----------------------------------------------------------------------------------
+PHONE_SPACINGS_MS = (1, 2, 5, 10, 20, 30, 50, 100)
+
+
+def phone_path(trials: int, seed: int = 5) -> dict[str, Any]:
+    """Emulated phones: how far the clock estimate is off, and which spacings are always ordered right."""
+    from rules.arbitration import Arbiter
+    from tabletop.session.devices.phones import PHONE_HOLD, ClockSync
+
+    rng = random.Random(seed)
+    errors_ms: list[float] = []
+    right = {spacing: 0 for spacing in PHONE_SPACINGS_MS}
+    for _ in range(trials):
+        phones = []
+        for _ in range(2):
+            latency, jitter = rng.uniform(0.005, 0.150), rng.uniform(0.0, 0.3)
+            clock_off = rng.uniform(-1000, 1000)               # phone clock minus table clock
+            sync, t = ClockSync(), rng.uniform(0, 5)
+            for _ in range(12):                                 # the page pings every 0.7 s
+                up, down = latency * (1 + rng.uniform(0, jitter)), latency * (1 + rng.uniform(0, jitter))
+                sync.sample(t + clock_off, t + up, t + up + down + clock_off)
+                t += 0.7
+            error = (sync.offset or 0.0) + clock_off             # estimated minus true (table - phone)
+            errors_ms.append(abs(error) * 1000)
+            phones.append((latency, jitter, error))
+        for spacing in PHONE_SPACINGS_MS:
+            pressed = [100.0, 100.0 + spacing / 1000]           # phone 0 presses first
+            stamps = [pressed[i] + phones[i][2] for i in (0, 1)]
+            arrivals = [pressed[i] + phones[i][0] * (1 + rng.uniform(0, phones[i][1])) for i in (0, 1)]
+            if abs(arrivals[0] - arrivals[1]) <= PHONE_HOLD:   # one batch: ordered by stamp
+                arbiter = Arbiter([0, 1])
+                arbiter.open(0)
+                for i in sorted((0, 1), key=lambda k: arrivals[k]):
+                    arbiter.press(i, round(stamps[i] * 1_000_000))
+                first = arbiter.queue[0].player
+            else:                                              # the later one came after the hold
+                first = min((0, 1), key=lambda k: arrivals[k])
+            right[spacing] += first == 0
+    fractions = {spacing: round(n / trials, 4) for spacing, n in right.items()}
+    always = [spacing for spacing in PHONE_SPACINGS_MS if right[spacing] == trials]
+    ordered = sorted(errors_ms)
+    return {"trials": trials, "offset_error_ms": {"median": round(statistics.median(ordered), 2),
+                                                  "p99": round(ordered[int(0.99 * (len(ordered) - 1))], 2),
+                                                  "max": round(ordered[-1], 2)},
+            "min_spacing_always_ordered_ms": always[0] if always and always == list(PHONE_SPACINGS_MS[-len(always):]) else None,
+            "ordered_right_fraction_by_spacing_ms": fractions, "hold_s": PHONE_HOLD}
+
+
 def run(args) -> int:
     quick = bool(getattr(args, "quick", False))
     results = {
@@ -351,6 +404,7 @@ def run(args) -> int:
         "serial_emulator": emulator_path(n=100 if quick else 500, corrupt_presses=60 if quick else 300),
         "serial_firmware_simavr": firmware_path(n=50 if quick else 300, trials=3 if quick else 10),
         "decoder_resync_1pct": resync(frames=2000 if quick else 20000),
+        "phones_emulated": phone_path(trials=300 if quick else 3000),
     }
     if getattr(args, "json", False):
         print(json.dumps(results, indent=2))
@@ -389,6 +443,12 @@ def run(args) -> int:
               f"fractions {f['pairs_ordered_right_fraction_by_spacing_us']})")
         print(f"  min spacing always ordered, 6 presses  {f['six_at_once_min_spacing_always_ordered_us']} us  "
               f"(fractions {f['six_at_once_ordered_right_fraction_by_spacing_us']})")
+    ph = results["phones_emulated"]
+    print(f"Phones (emulated Wi-Fi, 5-150 ms one way with jitter, {ph['trials']} trials):")
+    print(f"  clock offset error                 median {ph['offset_error_ms']['median']} ms   "
+          f"p99 {ph['offset_error_ms']['p99']} ms   max {ph['offset_error_ms']['max']} ms")
+    print(f"  min spacing always ordered right   {ph['min_spacing_always_ordered_ms']} ms  "
+          f"(fractions {ph['ordered_right_fraction_by_spacing_ms']})")
     print(f"Decoder with 1% bytes damaged: {r['frames']} frames, {r['damaged']} damaged, "
           f"intact frames lost {r['intact_frames_lost']}, false frames {r['false_frames']}")
     return 0
