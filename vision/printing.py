@@ -24,7 +24,11 @@ from rules.board import Board
 from rules.squares import Square, column_label
 from vision.layout import ARUCO_DICT, Layout
 
-PAPER_MM = {"A4": (210.0, 297.0), "A3": (297.0, 420.0)}
+PAPER_MM = {"A4": (210.0, 297.0), "A3": (297.0, 420.0), "Letter": (215.9, 279.4)}
+#: what the legend says under the grid (Hershey fonts: plain ASCII)
+LEGEND = ("Values: the digit in a square is its stars; thick lines bound the zones; ! chance square.",
+          "Laminate the sheet (or slide it into a clear sleeve) and write with dry-erase markers.",
+          "Keep the four black-and-white corner markers visible to the camera.")
 #: square fill (BGR) by printed value
 VALUE_COLOURS = {
     0: (252, 252, 252), 1: (252, 252, 252), 2: (160, 232, 255), 3: (250, 215, 170),
@@ -146,15 +150,22 @@ def page_geometry(board: Board, paper: str = "A4", dpi: int = 200):
     return page_w, page_h, cell, origin
 
 
-def print_board(board: Board, paper: str = "A4", dpi: int = 200) -> tuple[np.ndarray, dict]:
+def print_board(board: Board, paper: str = "A4", dpi: int = 200, *, title: str | None = None,
+                legend: tuple[str, ...] = ()) -> tuple[np.ndarray, dict]:
     """The printable page (BGR) and its sidecar ``{"rows", "cols", "cells": [[x0,y0,x1,y1], ...]}``.
 
     Boxes are the squares' pixel boxes in the page image, row-major. The sidecar also records
     ``cell_px``, ``origin`` (grid top-left), ``paper``, ``dpi`` and ``board`` name for convenience.
+    ``title`` goes above the grid and ``legend`` lines below it, in the paper's spare height
+    (the grid keeps the largest size the paper's width allows).
     """
     page_w, page_h, cell, (ox, oy) = page_geometry(board, paper, dpi)
     page = np.full((page_h, page_w, 3), 255, np.uint8)
     draw_board(board, cell, origin=(ox, oy), canvas=page)
+    lay = Layout(board.rows, board.cols)
+    top, bottom = oy - lay.outer * cell, oy + (board.rows + lay.outer) * cell
+    _write_lines(page, [title] if title else [], top, dpi, above=True, scale=1.6)
+    _write_lines(page, list(legend), bottom, dpi, above=False, scale=0.8)
     cells = [[int(round(ox + c * cell)), int(round(oy + r * cell)), int(round(ox + (c + 1) * cell)),
               int(round(oy + (r + 1) * cell))] for r in range(board.rows) for c in range(board.cols)]
     sidecar = {"rows": board.rows, "cols": board.cols, "cells": cells, "board": board.name, "paper": paper,
@@ -162,10 +173,39 @@ def print_board(board: Board, paper: str = "A4", dpi: int = 200) -> tuple[np.nda
     return page, sidecar
 
 
-def save_print(board: Board, out: str | pathlib.Path, paper: str = "A4", dpi: int = 200) -> tuple[pathlib.Path, pathlib.Path]:
+def _write_lines(page: np.ndarray, lines: list[str], edge: float, dpi: int, *, above: bool, scale: float) -> None:
+    """Centred lines of text in the page's spare height, above or below ``edge`` (pixels)."""
+    font, size = cv2.FONT_HERSHEY_SIMPLEX, scale * dpi / 200
+    weight = max(1, int(round(2 * size)))
+    line_h = int(45 * size)
+    spare = edge - 10 / 25.4 * dpi if above else page.shape[0] - 10 / 25.4 * dpi - edge
+    if not lines or spare < line_h * len(lines):
+        return                                   # no room (a board that fills the page): leave it off
+    for k, text in enumerate(lines):
+        (tw, th), _ = cv2.getTextSize(text, font, size, weight)
+        while tw > page.shape[1] * 0.92 and size > 0.3:
+            size *= 0.9
+            (tw, th), _ = cv2.getTextSize(text, font, size, weight)
+        y = int(edge - line_h * (len(lines) - k) + th) if above else int(edge + line_h * (k + 1))
+        cv2.putText(page, text, ((page.shape[1] - tw) // 2, y), font, size, (40, 40, 40), weight, cv2.LINE_AA)
+
+
+def sidecar_path(out: str | pathlib.Path) -> pathlib.Path:
+    """The sidecar of a printed board: ``board.json`` beside ``board.png`` (DESIGN.md), and
+    ``board.pdf.json`` beside ``board.pdf`` (so a PNG and a PDF of one name never share one).
+
+    >>> sidecar_path("b/board.png").name, sidecar_path("b/board.pdf").name
+    ('board.json', 'board.pdf.json')
+    """
+    out = pathlib.Path(out)
+    return out.with_suffix(".json") if out.suffix.lower() == ".png" else out.with_name(out.name + ".json")
+
+
+def save_print(board: Board, out: str | pathlib.Path, paper: str = "A4", dpi: int = 200, *, title: str | None = None,
+               legend: tuple[str, ...] = ()) -> tuple[pathlib.Path, pathlib.Path]:
     """Write ``out`` (.png or .pdf) and the JSON sidecar beside it; returns both paths."""
     out = pathlib.Path(out)
-    page, sidecar = print_board(board, paper, dpi)
+    page, sidecar = print_board(board, paper, dpi, title=title, legend=legend)
     suffix = out.suffix.lower()
     if suffix == ".png":
         ok, data = cv2.imencode(".png", page)
@@ -178,6 +218,6 @@ def save_print(board: Board, out: str | pathlib.Path, paper: str = "A4", dpi: in
         out.write_bytes(buffer.getvalue())
     else:
         raise ValueError(f"output must end in .png or .pdf, not {out.name!r}")
-    side = out.with_suffix(".json")
+    side = sidecar_path(out)
     side.write_text(json.dumps(sidecar) + "\n", encoding="utf-8")
     return out, side

@@ -60,7 +60,13 @@ def print_board(args) -> int:
         raise UserError(f"--out must end in .png or .pdf, not {out.name!r}")
     if not out.parent.exists():
         raise UserError(f"no such directory: {out.parent}")
-    image, sidecar = save_print(board, out, paper=args.paper, dpi=args.dpi)
+    from vision.printing import LEGEND
+
+    title = board.name
+    if args.game in _board_games():
+        from tabletop.games import spec
+        title = f"{spec(args.game).title}: {board.name}" if spec(args.game).title not in board.name else board.name
+    image, sidecar = save_print(board, out, paper=args.paper, dpi=args.dpi, title=title, legend=LEGEND)
     print(f"wrote {image} and {sidecar} ({board.rows}x{board.cols}, {args.paper}, {args.dpi} dpi)")
     return 0
 
@@ -68,7 +74,7 @@ def print_board(args) -> int:
 print_board.arguments = lambda p: (
     p.add_argument("game", help=f"a game ({', '.join(_board_games())}) or a board .toml file"),
     p.add_argument("--out", required=True, help="output file, .png or .pdf; the .json sidecar goes beside it"),
-    p.add_argument("--paper", choices=("A4", "A3"), default="A4"),
+    p.add_argument("--paper", choices=("A4", "A3", "Letter"), default="A4", help="the paper size (default A4)"),
     p.add_argument("--dpi", type=int, default=200, help="resolution of the page image (default 200)"),
 )
 
