@@ -2,7 +2,9 @@
 (``DICT_4X4_50``, any of ids 0-3) near the board, photograph it once, and record where each
 marker lies relative to the grid. Later reads find the grid through those markers.
 
-The grid is located in the calibration photo by its outline (or by four corners you give).
+The grid is located in the calibration photo by its outline (or by four corners you give). An
+outline is taken only where the board's grid lines are seen inside it: the paper's edge or a
+table's edge is refused, and the error says to give the corners (``--corners``).
 
 >>> import numpy as np
 >>> cal = {"rows": 2, "cols": 2, "markers": {"0": [[-3, -3], [-1, -3], [-1, -1], [-3, -1]]}}
@@ -19,7 +21,10 @@ import cv2
 import numpy as np
 
 from vision.errors import BoardNotFound
-from vision.locate import check_frame, detect_markers, find_outline, order_corners
+from vision.locate import MARGIN, FrameSampler, check_frame, detect_markers, grid_line_score, order_corners, outline_candidates
+
+#: how clearly the grid lines must show inside an outline for it to be taken as the grid
+MIN_LINE_SCORE = 0.02
 
 
 def calibrate(frame: np.ndarray, rows: int, cols: int, corners: np.ndarray | None = None) -> dict:
@@ -31,9 +36,11 @@ def calibrate(frame: np.ndarray, rows: int, cols: int, corners: np.ndarray | Non
     frame = check_frame(frame)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     if corners is None:
-        corners = find_outline(gray)
+        corners = grid_outline(gray, rows, cols)
         if corners is None:
-            raise BoardNotFound("the grid's outline is not visible; give its four corners")
+            raise BoardNotFound(f"no outline in the photo has the {rows}x{cols} grid's lines inside it (the paper's "
+                                f"or the table's edge is not the grid); give the grid's four corners, top-left "
+                                f"first, clockwise: --corners X,Y X,Y X,Y X,Y")
     corners = order_corners(np.asarray(corners, np.float64).reshape(4, 2))
     grid = np.array([(0, 0), (cols, 0), (cols, rows), (0, rows)], np.float32)
     to_cells = cv2.getPerspectiveTransform(corners.astype(np.float32), grid)
@@ -43,6 +50,20 @@ def calibrate(frame: np.ndarray, rows: int, cols: int, corners: np.ndarray | Non
     cells = {str(i): cv2.perspectiveTransform(c.reshape(-1, 1, 2), to_cells).reshape(4, 2).round(4).tolist()
              for i, c in sorted(markers.items())}
     return {"rows": rows, "cols": cols, "markers": cells, "grid_corners_px": corners.round(2).tolist()}
+
+
+def grid_outline(gray: np.ndarray, rows: int, cols: int, cell: int = 24) -> np.ndarray | None:
+    """The outline whose inside shows a ``rows`` x ``cols`` grid's lines (largest first), or None."""
+    target = ((np.array([(0, 0), (cols, 0), (cols, rows), (0, rows)], np.float64) + MARGIN) * cell).astype(np.float32)
+    for quad in outline_candidates(gray):
+        h = cv2.getPerspectiveTransform(order_corners(quad).astype(np.float32), target)
+        try:
+            score = grid_line_score(FrameSampler(gray, np.linalg.inv(h)), rows, cols, cell)
+        except (np.linalg.LinAlgError, cv2.error):
+            continue
+        if score >= MIN_LINE_SCORE:
+            return quad
+    return None
 
 
 def marker_corners(calibration: dict) -> dict[int, np.ndarray]:

@@ -180,12 +180,12 @@ def _checked(loc: Located, frame: np.ndarray, gray: np.ndarray, lines: bool = Tr
     area = cv2.contourArea(pts.astype(np.float32))
     if not np.isfinite(pts).all() or area < 0.01 * gray.size or not cv2.isContourConvex(pts.astype(np.float32)):
         raise BoardNotFound("the markers found do not frame a plausible board")
-    if lines and grid_line_score(_Sampler(gray, inv), loc.rows, loc.cols, loc.cell) < 0.02:
+    if lines and grid_line_score(FrameSampler(gray, inv), loc.rows, loc.cols, loc.cell) < 0.02:
         raise BoardNotFound(f"found by {loc.method} but the grid lines do not line up")
     return loc
 
 
-class _Sampler:
+class FrameSampler:
     """Reads a frame at canonical coordinates (through the inverse homography) without warping it all."""
 
     def __init__(self, gray: np.ndarray, inv: np.ndarray):

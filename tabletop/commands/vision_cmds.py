@@ -112,6 +112,25 @@ calibrate.arguments = lambda p: (
 )
 
 
+def _other_board(image, game: str) -> str | None:
+    """The registered game whose built-in board the photo's markers fit, if not ``game``'s."""
+    from tabletop.games import games
+    from tabletop.resources import load_board
+    from vision.errors import VisionError
+    from vision.locate import locate
+
+    for spec in games():
+        if spec.game_id == game or spec.board is None or spec.photo is None:
+            continue
+        other = load_board(spec.board)
+        try:
+            locate(image, other.rows, other.cols)
+        except VisionError:
+            continue
+        return spec.game_id
+    return None
+
+
 @command("score", "read a photo of the board: the grid as read, the words found and their scores")
 def score(args) -> int:
     from rules.scoring import score_board
@@ -141,13 +160,27 @@ def score(args) -> int:
     try:
         read = reader.read(image)
     except VisionError as error:
+        other = None if getattr(args, "board", None) or markers else _other_board(image, args.game)
+        if other:
+            raise UserError(f"{error}: this looks like the {other} board, not {board.name}; "
+                            f"try --game {other}", exit_code=3) from None
         raise UserError(str(error), exit_code=3) from None
     grid = read.grid()
     scores = score_board(board, grid)
     total = sum(s.score for s in scores)
     rows = [row.replace("?", ".") for row in read.rows]
     if args.json:
-        print(json.dumps({"grid": rows, "words": [s.to_json() for s in scores], "score": total}))
+        confidence = {w.text: w for w in read.words}
+
+        def word_json(s):
+            data = s.to_json()
+            w = confidence.get(s.word)
+            if w is not None:
+                data.update(confidence=round(float(w.confidence), 3), confirm=bool(w.needs_confirmation))
+            return data
+
+        print(json.dumps({"grid": rows, "words": [word_json(s) for s in scores], "score": total,
+                          "confirm": any(confidence[s.word].needs_confirmation for s in scores if s.word in confidence)}))
     else:
         print(f"{board.name}: read by {read.located.method} ({len(read.located.markers_seen)} markers)")
         for r, row in enumerate(read.rows):

@@ -61,7 +61,7 @@ def test_print_board_writes_png_and_sidecar(tmp_path, capsys):
     (["score", "{blank}", "--game", "extradiction"], "board not found"),
     (["print-board", "chess", "--out", "x.png"], "no board for 'chess'; choose one of: extradiction"),
     (["print-board", "extradiction", "--out", "x.gif"], "must end in .png or .pdf"),
-    (["calibrate", "{blank}", "--game", "extradiction", "--out", "c.json"], "not visible"),
+    (["calibrate", "{blank}", "--game", "extradiction", "--out", "c.json"], "give the grid's four corners"),
     (["calibrate", "{blank}", "--corners", "1,2", "3", "4", "5"], "--corners takes four"),
 ])
 def test_readable_errors(tmp_path, capsys, argv, message):
@@ -110,6 +110,36 @@ def test_calibrate_then_score_a_board_with_stick_on_markers(tmp_path, capsys, sm
     assert out["grid"][2] == ".....DOG....."
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("tilt", [10, 30])
+def test_calibrate_takes_the_grid_not_the_papers_edge(tmp_path, capsys, small_board, tilt):
+    """A sheet on a dark table: the paper's edge is the largest outline, the grid is inside it."""
+    from vision.calibration import calibrate
+    from vision.errors import BoardNotFound
+    from vision.printing import aruco_dictionary, draw_board
+
+    cell = 40
+    sheet = np.full((int(24 * cell), int(20 * cell), 3), 248, np.uint8)        # the paper, larger than the grid
+    draw_board(small_board, cell, origin=(3.5 * cell, 5 * cell), canvas=sheet, markers=False)
+    for i, (u, v) in {0: (0.5, 0.5), 1: (17.5, 0.8), 2: (17.6, 21.5), 3: (0.4, 21.8)}.items():
+        marker = cv2.aruco.generateImageMarker(aruco_dictionary(), i, int(1.6 * cell))
+        y, x = int(v * cell), int(u * cell)
+        sheet[y:y + marker.shape[0], x:x + marker.shape[1]] = marker[:, :, None]
+    h = camera_homography(sheet.shape[1], sheet.shape[0], (1280, 960), tilt, np.random.default_rng(tilt), fill=0.7)
+    photo = cv2.warpPerspective(sheet, h, (1280, 960), borderValue=(40, 45, 50))
+    record = calibrate(photo, small_board.rows, small_board.cols)
+    grid = np.array([(3.5, 5), (3.5 + small_board.cols, 5), (3.5 + small_board.cols, 5 + small_board.rows),
+                     (3.5, 5 + small_board.rows)], np.float64) * cell
+    truth = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), h).reshape(4, 2)
+    assert np.abs(np.array(record["grid_corners_px"]) - truth).max() < cell * 0.5   # the grid's corners, not the paper's
+
+    blank = np.full_like(sheet, 248)                                            # a sheet with no grid on it
+    blank[:sheet.shape[0] // 10] = sheet[:sheet.shape[0] // 10]                   # (markers at the top only)
+    photo = cv2.warpPerspective(blank, h, (1280, 960), borderValue=(40, 45, 50))
+    with pytest.raises(BoardNotFound, match="give the grid's four corners"):
+        calibrate(photo, small_board.rows, small_board.cols)
+
+
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -124,3 +154,16 @@ def test_corrupt_photo_files_give_a_readable_error(tmp_path, capsys, data, heade
     code = main(["score", str(path), "--game", "extradiction", "--lexicon", str(words)])
     err = capsys.readouterr().err
     assert code in (2, 3) and "Traceback" not in err and err.startswith("tabletop score:")
+
+
+def test_score_json_carries_confidence_and_names_the_other_games_board(tmp_path, capsys):
+    import pathlib
+    root = pathlib.Path(__file__).resolve().parents[2]
+    assert main(["score", str(root / "docs" / "img" / "camera-photo.jpg"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["words"] and all(0 <= w["confidence"] <= 1 and isinstance(w["confirm"], bool) for w in out["words"])
+    assert out["confirm"] == any(w["confirm"] for w in out["words"])
+    assert main(["print-board", "extradiction", "--out", str(tmp_path / "ex.png")]) == 0
+    capsys.readouterr()
+    assert main(["score", str(tmp_path / "ex.png"), "--game", "extradiction-sp"]) == 3
+    assert "this looks like the extradiction board" in capsys.readouterr().err
