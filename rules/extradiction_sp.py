@@ -424,6 +424,10 @@ class ExtradictionSPGame(CrosswordGame):
             if turn.phase is Phase.READING:
                 out.append(Action("clue-read", f"Clue read: start the {ANSWER_WINDOW:.0f} s",
                                   {"type": "clue_read", "player": turn.asker}))
+            if turn.phase is Phase.ANSWERING:
+                for p in self._answerers_left():
+                    if p not in turn.hands and p != turn.current:
+                        out.append(Action(f"hand:{p}", f"{p} raises a hand", {"type": "hand", "player": p}))
             if turn.phase is Phase.ANSWERING and turn.current is None and turn.hands:
                 out.append(Action("recognise", f"Recognise {turn.hands[0]}",
                                   {"type": "recognise", "player": turn.asker, "target": turn.hands[0]}))

@@ -154,9 +154,9 @@ def test_player_entries_become_events_within_their_window(tmp_path):
         session.enter("Cai", {"text": "market"})               # not Cai's turn to answer
     result = session.enter("Ben", {"text": "market"})
     assert result.accepted and result.source == "seat:Ben" and session.game.turn.writer == "Ben"
-    session.clock.set(50.0)
-    with pytest.raises(EntryRefused, match="Too late"):
-        session.enter("Ben", {"text": "MARKET", "row": 9, "col": 6, "dir": "across"})
+    session.clock.set(50.0)                                   # late: taken, and open to challenge (SP rules)
+    late = session.enter("Ben", {"text": "MARKET", "row": 9, "col": 6, "dir": "across"})
+    assert late.accepted and session.game.turns[-1].late and "may be challenged" in late.message
 
 
 def test_host_windows_hide_entries_until_the_deadline_and_survive_resume(tmp_path):
