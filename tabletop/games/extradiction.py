@@ -46,6 +46,16 @@ class ExtradictionTable(TableGame):
             return [message, scores_line(game)]
         return [message] if message else []
 
+    def status(self, game: ExtradictionGame) -> str:  # type: ignore[override]
+        phase, who = game.phase, game.whose_turn()
+        return {
+            Phase.OVER: "The game is over.",
+            Phase.SPEED: f"{who} writes a word (or passes).",
+            Phase.DRAW: f"{game.clue_asker()} takes a clue card for {who}.",
+            Phase.GUESS: f"{who} guesses the word.",
+            Phase.WRITE: f"{who} writes the word on the board.",
+        }[phase]
+
     def summary(self, game: ExtradictionGame) -> dict[str, Any]:  # type: ignore[override]
         phase = game.phase
         return {"phase": phase.value, "cards_used": game.cards_used,

@@ -62,6 +62,22 @@ class ExtradictionSPTable(TableGame):
             return [message, scores_line(game)]
         return [message] if message else []
 
+    def status(self, game: ExtradictionSPGame) -> str:  # type: ignore[override]
+        if game.over:
+            return "The game is over."
+        turn, who = game.turn, game.whose_turn()
+        if game.variant == "speed":
+            return f"{who} writes a word (or passes)."
+        return {
+            Phase.DUE: f"{who} picks a clue card.",
+            Phase.READING: f"{turn.asker} reads the clue.",
+            Phase.ANSWERING: (f"{turn.current} answers." if turn.current else
+                              "Hands up! Who knows the answer?" if not turn.hands else f"{turn.hands[0]}'s hand is up first."),
+            Phase.WRITING: f"{turn.writer} writes the answer on the board.",
+            Phase.WRITTEN: f"The answer is on the board. Next: {who} picks a clue card." if who else
+            "The answer is on the board.",
+        }[turn.phase]
+
     def summary(self, game: ExtradictionSPGame) -> dict[str, Any]:  # type: ignore[override]
         turn = game.turn
         return {"phase": turn.phase.value, "asker": turn.asker, "hands": list(turn.hands), "answering": turn.current,

@@ -89,6 +89,13 @@ class TableGame:
         """Extra public scoreboard fields."""
         return {}
 
+    def status(self, game: Game) -> str:
+        """Where the game stands, in one plain sentence for the scoreboard ('Ben writes the answer.')."""
+        if game.over:
+            return "The game is over."
+        who = game.whose_turn()
+        return f"{who} to play." if who else ""
+
 
 def scores_line(game: Game) -> str:
     """'Scores: Ann 3, Ben 5.'"""

@@ -55,6 +55,7 @@ class Views(SessionBase):
                 "events": len(game.events), "devices": dict(self.devices), "read": self.board_read,
             }
             view.update(self.table.summary(game))
+            view["status"] = self.table.status(game)
             return view
 
     def host_view(self) -> dict:
