@@ -89,7 +89,7 @@ def test_a_whole_sp_classic_game_from_the_pages(tmp_path, browser):
             seats[answerer].wait_for_selector("#buzz:not([hidden])")
             seats[answerer].dispatch_event("#buzz", "pointerdown")               # a phone as a buzzer
             wait_until(lambda: answerer in session.game.turn.hands, f"{answerer}'s hand")
-            host.click(f"#actions button[data-key='recognise']")
+            host.click("#actions button[data-key='recognise']")
             seats[answerer].wait_for_selector("#form:not([hidden])")
             seats[answerer].wait_for_selector("#clue:not([hidden])")            # the clue is shown to the answerer
             seats[answerer].fill("#text", answer.lower())
