@@ -40,6 +40,13 @@ BUFFER = 32
 class DeviceEmulator:
     """An emulated buzzer box; start it with ``with`` or :meth:`start`."""
 
+    # the box's RAM, set at every boot (_boot)
+    _buffer: list[tuple[int, int, int]]
+    _next_seq: int
+    _armed: list[bool]
+    _released_at: list[int | None]
+    _flags: int
+
     def __init__(
         self,
         players: int = 6,
@@ -51,7 +58,7 @@ class DeviceEmulator:
     ) -> None:
         self.players = players
         self._dir = None if path else tempfile.mkdtemp(prefix="buzzbox-")
-        self.path = path or os.path.join(self._dir, "ttyBUZZ")
+        self.path = path or os.path.join(self._dir or "", "ttyBUZZ")
         self._rng = random.Random(seed)
         self._epoch = time.monotonic_ns() // 1000 - start_us
         self.boot_id = self._rng.randrange(1 << 16) if boot_id is None else boot_id
@@ -102,7 +109,7 @@ class DeviceEmulator:
     def __enter__(self) -> "DeviceEmulator":
         return self.start()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # ---- what a test does to the box -------------------------------------------------------
@@ -196,20 +203,21 @@ class DeviceEmulator:
 
     # ---- the box's insides -----------------------------------------------------------------
     def _boot(self) -> None:
-        self._buffer: list[tuple[int, int, int]] = []
+        self._buffer = []
         self._next_seq = 1
         self._unsent = 0  # index into _buffer of the first press not yet sent
         self._armed = [True] * self.players
-        self._released_at: list[int | None] = [None] * self.players
+        self._released_at = [None] * self.players
         self._flags = 0
         self._tx_seq = 0
         self._last_cmd: tuple[int, int] | None = None
         self._progress = time.monotonic()  # last time the oldest unacknowledged press changed
         self._decoder = p.FrameDecoder()
 
-    def _hello_fields(self) -> dict:
+    def _hello_fields(self) -> dict[str, int]:
         oldest = self._buffer[0][0] if self._buffer else self._next_seq
-        return dict(proto=self.proto, fw_major=1, fw_minor=0, players=self.players, boot_id=self.boot_id, now_us=self.now_us(), oldest_unacked=oldest)
+        return dict(proto=self.proto, fw_major=1, fw_minor=0, players=self.players, boot_id=self.boot_id,
+                    now_us=self.now_us(), oldest_unacked=oldest)
 
     def _run(self) -> None:
         last_beat = time.monotonic()
@@ -239,7 +247,7 @@ class DeviceEmulator:
                     self._progress = now
                 while self._unsent < len(self._buffer):
                     seq, player, t = self._buffer[self._unsent]
-                    self._send(p.Press(press_seq=seq, player=player, t_us=t))
+                    self._send(p.Press(press_seq=seq, player=player, t_us=t, boot_id=self.boot_id))
                     self._unsent += 1
                 if now - last_beat >= HEARTBEAT_S:
                     last_beat = now
@@ -249,9 +257,11 @@ class DeviceEmulator:
     def _handle(self, m: p.Message) -> None:
         if isinstance(m, p.Sync):
             self._last_cmd = None
-            self._send(p.Hello(**self._hello_fields()))
+            self._send(p.Hello(**self._hello_fields(), nonce=m.nonce))
             self._unsent = 0
         elif isinstance(m, p.PressAck):
+            if m.boot_id != self.boot_id:
+                return                     # an acknowledgement meant for another boot
             while self._buffer and ((m.press_seq - self._buffer[0][0]) & 0xFFFF) < 0x8000:
                 self._buffer.pop(0)
                 self._unsent = max(0, self._unsent - 1)

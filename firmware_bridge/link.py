@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import logging
 import queue
+import secrets
 import threading
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Any, Callable
 
 import serial
 
@@ -64,6 +65,8 @@ class LinkStats:
     retries: int = 0
     reconnects: int = 0
     box_resets: int = 0
+    stale_hellos: int = 0      # HELLOs not answering our last SYNC (a boot's own, replays, late copies)
+    stale_presses: int = 0     # presses of another boot than the one met: ignored, never acknowledged
     box_overflow: bool = False
     events: list[str] = field(default_factory=list)
 
@@ -100,7 +103,9 @@ class BuzzerLink:
         self._decoder = p.FrameDecoder()
         self._clock = Unwrapper()
         self._boot_id: int | None = None
-        self._next_press: int | None = None
+        self._nonce: int | None = None           # the last SYNC's nonce; only its HELLO is believed
+        self._sync_now = False
+        self._next_press: int = 1
         self._ahead: set[int] = set()
         self._cmd_seq = 0
         self._acks: dict[int, tuple[threading.Event, list[p.Ack]]] = {}
@@ -110,7 +115,7 @@ class BuzzerLink:
 
     # ---- opening and closing ---------------------------------------------------------------
     @classmethod
-    def open(cls, url: str, *, hello_timeout: float = 3.0, **options) -> "BuzzerLink":
+    def open(cls, url: str, *, hello_timeout: float = 3.0, **options: Any) -> "BuzzerLink":
         """Open ``url`` and return once the box has said HELLO.
 
         Raises :class:`HandshakeTimeout` if it never does, :class:`VersionMismatch` if it
@@ -143,7 +148,7 @@ class BuzzerLink:
     def __enter__(self) -> "BuzzerLink":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @property
@@ -243,8 +248,11 @@ class BuzzerLink:
     def _serve(self) -> None:
         opened = time.monotonic()
         next_sync = opened + self.sync_delay
+        port = self._port
+        assert port is not None
+        self._nonce, self._sync_now = None, False
         while not self._stop.is_set():
-            data = self._port.read(max(1, self._port.in_waiting))
+            data = port.read(max(1, port.in_waiting))
             now = time.monotonic()
             if data:
                 before = self._decoder.errors
@@ -252,11 +260,18 @@ class BuzzerLink:
                     self._last_rx = now
                     self._handle(message)
                 self.stats.frame_errors += self._decoder.errors - before
-            if not self._connected.is_set() and now >= next_sync:
-                self._write(p.encode_frame(p.Sync()))  # HELLO not heard (box did not reset): ask
+            if self._sync_now or (not self._connected.is_set() and now >= next_sync):
+                self._send_sync()
                 next_sync = now + 0.25
             if self._connected.is_set() and now - self._last_rx > self.silence_timeout:
                 raise serial.SerialException(f"no frame for {self.silence_timeout:g} s")
+
+    def _send_sync(self) -> None:
+        """SYNC with a fresh nonce: the HELLO that echoes it is the only one believed (a HELLO
+        replayed from an earlier boot or an earlier SYNC can never pass for the box's state now)."""
+        self._nonce = secrets.randbelow(0xFFFF) + 1
+        self._sync_now = False
+        self._write(p.encode_frame(p.Sync(nonce=self._nonce)))
 
     def _handle(self, m: p.Message) -> None:
         self.stats.frames_in += 1
@@ -280,10 +295,17 @@ class BuzzerLink:
                 self._note("box press buffer overflowed: a press was lost on the box")
 
     def _on_hello(self, m: p.Hello) -> None:
-        self.hello = m
         if m.proto != p.PROTOCOL_VERSION:
+            self.hello = m
             self._note(f"box speaks protocol {m.proto}; this host speaks {p.PROTOCOL_VERSION}")
             return
+        if self._nonce is None or m.nonce != self._nonce:
+            self.stats.stale_hellos += 1
+            if m.nonce == 0:
+                self._sync_now = True      # the box announces a boot: ask it, with a fresh nonce
+            return                         # not the answer to our last SYNC: a replay, or late
+        self._nonce = None                 # believed once; a copy of it later is stale
+        self.hello = m
         if m.boot_id != self._boot_id:
             if self._boot_id is not None:
                 self.stats.box_resets += 1
@@ -302,6 +324,9 @@ class BuzzerLink:
             self._connected.set()
 
     def _on_press(self, m: p.Press) -> None:
+        if m.boot_id != self._boot_id:
+            self.stats.stale_presses += 1  # from another boot than the one we met: not acknowledged
+            return
         behind = (m.press_seq - self._next_press) & 0xFFFF
         if behind >= 0x8000 or m.press_seq in self._ahead:
             self.stats.duplicates += 1  # a replay of a press we already have
@@ -319,7 +344,7 @@ class BuzzerLink:
                     log.exception("on_press callback failed")
             else:
                 self.presses.put(press)
-        self._write(p.encode_frame(p.PressAck(press_seq=(self._next_press - 1) & 0xFFFF)))
+        self._write(p.encode_frame(p.PressAck(press_seq=(self._next_press - 1) & 0xFFFF, boot_id=m.boot_id)))
 
     # ---- helpers ---------------------------------------------------------------------------
     def _clock_seen(self, t32: int) -> None:

@@ -5,9 +5,9 @@ delimiter flushes any line noise that came before, so a frame is never glued to 
 frozen dataclass; :func:`encode_frame` turns one into bytes and :class:`FrameDecoder` turns a
 byte stream (with any garbage in it) back into messages.
 
->>> frame = encode_frame(Press(seq=9, press_seq=1, player=2, t_us=1234))
+>>> frame = encode_frame(Press(seq=9, press_seq=1, player=2, t_us=1234, boot_id=7))
 >>> FrameDecoder().feed(b"garbage" + frame)
-[Press(seq=9, press_seq=1, player=2, t_us=1234)]
+[Press(seq=9, press_seq=1, player=2, t_us=1234, boot_id=7)]
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from firmware_bridge import cobs
 from firmware_bridge.crc import crc16
 from firmware_bridge.errors import FrameError
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_FRAME = 64  # encoded bytes, delimiter excluded; longer runs are garbage
 
 
@@ -40,10 +40,11 @@ class Message:
 # ---- box -> host -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Hello(Message):
-    """The box booted (or answered SYNC): versions, players, boot id, clock, oldest unacked press."""
+    """The box booted (``nonce`` 0) or answered the SYNC whose ``nonce`` it echoes: versions,
+    players, boot id, clock, oldest unacked press."""
 
     TYPE: ClassVar[int] = 0x01
-    FORMAT: ClassVar[str] = "BBBBHIH"
+    FORMAT: ClassVar[str] = "BBBBHIHH"
     proto: int = PROTOCOL_VERSION
     fw_major: int = 0
     fw_minor: int = 0
@@ -51,17 +52,20 @@ class Hello(Message):
     boot_id: int = 0
     now_us: int = 0
     oldest_unacked: int = 1
+    nonce: int = 0
 
 
 @dataclass(frozen=True)
 class Press(Message):
-    """A button went down: player index, device time of the first edge, press sequence number."""
+    """A button went down: player index, device time of the first edge, press sequence number,
+    and the boot it was made in."""
 
     TYPE: ClassVar[int] = 0x02
-    FORMAT: ClassVar[str] = "HBI"
+    FORMAT: ClassVar[str] = "HBIH"
     press_seq: int = 0
     player: int = 0
     t_us: int = 0
+    boot_id: int = 0
 
 
 @dataclass(frozen=True)
@@ -90,20 +94,23 @@ class Heartbeat(Message):
 # ---- host -> box -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Sync(Message):
-    """Ask the box for HELLO, followed by every press it still buffers."""
+    """Ask the box for HELLO (echoing ``nonce``, fresh for each link session), then every press it
+    still buffers."""
 
     TYPE: ClassVar[int] = 0x10
-    FORMAT: ClassVar[str] = "B"
+    FORMAT: ClassVar[str] = "BH"
     proto: int = PROTOCOL_VERSION
+    nonce: int = 0
 
 
 @dataclass(frozen=True)
 class PressAck(Message):
-    """Cumulative: the host has every press up to and including ``press_seq``."""
+    """Cumulative: the host has every press of boot ``boot_id`` up to and including ``press_seq``."""
 
     TYPE: ClassVar[int] = 0x11
-    FORMAT: ClassVar[str] = "H"
+    FORMAT: ClassVar[str] = "HH"
     press_seq: int = 0
+    boot_id: int = 0
 
 
 @dataclass(frozen=True)

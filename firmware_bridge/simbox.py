@@ -33,7 +33,7 @@ class SimBox:
     """The simavr harness running the firmware; use ``with`` or :meth:`start` / :meth:`close`."""
 
     @staticmethod
-    def build(build_dir: str | os.PathLike, **make_vars) -> tuple[Path, Path]:
+    def build(build_dir: str | os.PathLike[str], **make_vars: object) -> tuple[Path, Path]:
         """Build firmware and harness into ``build_dir``; return ``(elf, harness)`` paths.
 
         ``make_vars`` become ``make`` variables, e.g. ``CLOCK_START_US=4293467296``.
@@ -53,11 +53,11 @@ class SimBox:
     def __init__(self, elf: Path, harness: Path, path: str | None = None) -> None:
         self.elf, self.harness = Path(elf), Path(harness)
         self._dir = None if path else tempfile.mkdtemp(prefix="simbox-")
-        self.path = path or os.path.join(self._dir, "ttyBUZZ")
+        self.path = path or os.path.join(self._dir or "", "ttyBUZZ")
         self.pins: list[tuple[str, int, int]] = []  # (pin, level, sim_us) LED changes
         self._replies: queue.Queue[str] = queue.Queue()
         self._lock = threading.Lock()
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen[str] | None = None
 
     def start(self) -> "SimBox":
         self._proc = subprocess.Popen(
@@ -71,6 +71,7 @@ class SimBox:
     def close(self) -> None:
         if self._proc is not None and self._proc.poll() is None:
             try:
+                assert self._proc.stdin is not None
                 self._proc.stdin.write("quit\n")
                 self._proc.stdin.flush()
                 self._proc.wait(2)
@@ -83,7 +84,7 @@ class SimBox:
     def __enter__(self) -> "SimBox":
         return self.start()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # ---- driving the simulated box ---------------------------------------------------------
@@ -150,6 +151,7 @@ class SimBox:
         with self._lock:
             if self._proc is None or self._proc.poll() is not None:
                 raise SimError("the simavr harness is not running")
+            assert self._proc.stdin is not None
             self._proc.stdin.write(line + "\n")
             self._proc.stdin.flush()
             reply = self._reply(expect)
@@ -167,6 +169,7 @@ class SimBox:
                 return reply
 
     def _read(self) -> None:
+        assert self._proc is not None and self._proc.stdout is not None
         for line in self._proc.stdout:
             line = line.strip()
             if line.startswith("pin "):

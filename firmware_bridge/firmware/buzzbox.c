@@ -28,7 +28,7 @@
 
 #define FW_MAJOR 1
 #define FW_MINOR 0
-#define PROTO 1
+#define PROTO 2
 #define NPLAYERS 6
 #define BUTTONS 0xFCu /* PD2..PD7 */
 #define REARM_MS 20
@@ -181,13 +181,16 @@ static uint32_t get32(const uint8_t *b) { return get16(b) | ((uint32_t)get16(b +
 
 static uint16_t boot_id;
 
-static void send_hello(void) {
-    uint8_t b[12];
+/* nonce: 0 in the HELLO a boot sends by itself; the SYNC's nonce in the HELLO that answers it,
+ * so a HELLO from an earlier boot or link session can never pass for this one's. */
+static void send_hello(uint16_t nonce) {
+    uint8_t b[14];
     b[0] = PROTO; b[1] = FW_MAJOR; b[2] = FW_MINOR; b[3] = NPLAYERS;
     put16(b + 4, boot_id);
     put32(b + 6, micros());
     uint16_t oldest = (p_tail != p_head) ? pbuf[p_tail & (PBUF - 1)].seq : next_seq;
     put16(b + 10, oldest);
+    put16(b + 12, nonce);
     send_frame(HELLO, b, sizeof b);
 }
 
@@ -273,11 +276,12 @@ static void handle_frame(uint8_t *raw, uint8_t n) {
     if (crc != get16(raw + n - 2)) return; /* corrupted: the host will retry */
     uint8_t type = raw[0], seq = raw[1], *body = raw + 2, len = n - 4;
     if (type == SYNC) {
+        if (len != 3) return;
         have_last_cmd = 0;
-        send_hello();
+        send_hello(get16(body + 1));
         p_sent = p_tail; /* replay every unacknowledged press */
     } else if (type == PRESS_ACK) {
-        if (len != 2) return;
+        if (len != 4 || get16(body + 2) != boot_id) return; /* an ack meant for another boot */
         uint16_t upto = get16(body);
         while (p_tail != p_head && (int16_t)(upto - pbuf[p_tail & (PBUF - 1)].seq) >= 0) {
             if (p_sent == p_tail) p_sent++;
@@ -374,7 +378,7 @@ static void housekeeping(uint32_t now_ms) {
 
 int main(void) {
     setup();
-    send_hello();
+    send_hello(0);
     for (;;) {
         wdt_reset();
         while (rx_tail != rx_head) {
@@ -392,8 +396,8 @@ int main(void) {
         }
         while (p_sent != p_head) {
             struct press pr = pbuf[p_sent & (PBUF - 1)];
-            uint8_t b[7];
-            put16(b, pr.seq); b[2] = pr.player; put32(b + 3, pr.t);
+            uint8_t b[9];
+            put16(b, pr.seq); b[2] = pr.player; put32(b + 3, pr.t); put16(b + 7, boot_id);
             send_frame(PRESS, b, sizeof b);
             p_sent++;
         }

@@ -201,3 +201,20 @@ def test_device_clock_wrap_around_keeps_order_and_spacing(tmp_path):
         assert (a.player, b.player) == (0, 1)
         assert_spacing([b.t_us - a.t_us], [1_000_000])
         assert a.t_us < 2**32 <= b.t_us  # unwrapped: past 2**32, not back to 0
+
+
+def test_firmware_a_hello_replayed_from_the_previous_boot_loses_no_press(simbox, link):
+    """The tester's case against the real firmware: reboot, the old boot's HELLO again, 5 presses."""
+    old = link.hello
+    simbox.reset()
+    deadline = time.monotonic() + 3
+    while link.hello.boot_id == old.boot_id and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert link.hello.boot_id != old.boot_id
+    for replay in (old, p.Hello(**{**old.__dict__, "nonce": 0})):
+        simbox.to_host(p.encode_frame(replay))
+    simbox.to_host(p.encode_frame(p.Press(press_seq=1, player=5, t_us=123, boot_id=old.boot_id)))
+    simbox.sequence([(player, 200 * player, True) for player in range(5)])
+    got = collect(link, 5)
+    assert sorted(g.player for g in got) == [0, 1, 2, 3, 4] and sorted(g.seq for g in got) == [1, 2, 3, 4, 5]
+    assert link.hello.boot_id != old.boot_id and link.stats.stale_presses >= 1

@@ -161,3 +161,44 @@ def test_a_silent_box_is_dropped_and_picked_up_again(box, link):
     assert link.wait_connected(3)
     (press,) = drain(link, 1)
     assert press.player == 3 and link.stats.reconnects == 1
+
+
+def test_a_hello_replayed_from_the_previous_boot_loses_no_press(box, link):
+    """The tester's case: after a reboot, the previous boot's HELLO arrives again; then 5 presses."""
+    old = link.hello
+    for n in range(3):                                   # the old boot had presses 1-3, delivered
+        box.tap(n)
+    [link.presses.get(timeout=3) for _ in range(3)]
+    box.reset()
+    assert wait_for(lambda: link.stats.box_resets == 1 and link.hello.boot_id == box.boot_id)
+    for replay in (old, p.Hello(**{**old.__dict__, "nonce": 0}), p.Hello(**{**old.__dict__, "oldest_unacked": 9})):
+        box.garbage(p.encode_frame(replay))              # the old boot's HELLO, as sent and as a boot's own
+    for n in range(5):
+        box.tap(n)
+    got = [link.presses.get(timeout=3) for _ in range(5)]
+    assert [g.player for g in got] == [0, 1, 2, 3, 4] and [g.seq for g in got] == [1, 2, 3, 4, 5]
+    assert all(g.boot_id == box.boot_id for g in got)
+    assert link.hello.boot_id == box.boot_id and link.stats.box_resets == 1
+    assert wait_for(lambda: not box.pending())          # every press acknowledged to the box that made it
+    assert link.stats.stale_hellos >= 3
+
+
+def test_presses_replayed_from_an_earlier_boot_are_never_delivered(box, link):
+    old_boot = link.hello.boot_id
+    box.reset()
+    assert wait_for(lambda: link.hello.boot_id == box.boot_id)
+    for seq in range(1, 6):
+        box.garbage(p.encode_frame(p.Press(press_seq=seq, player=seq % 6, t_us=1000 * seq, boot_id=old_boot)))
+    box.tap(5)
+    (press,) = [link.presses.get(timeout=3)]
+    time.sleep(0.2)
+    assert press.player == 5 and press.seq == 1 and link.presses.empty()
+    assert link.stats.stale_presses == 5
+
+
+def test_an_acknowledgement_for_another_boot_does_not_drop_a_press(box, link):
+    box.hung = True                                      # the box makes a press but cannot send yet
+    box.press(2)
+    box.garbage(p.encode_frame(p.PressAck(press_seq=1, boot_id=(box.boot_id + 1) & 0xFFFF)))
+    box.hung = False
+    assert link.presses.get(timeout=3).player == 2
