@@ -12,7 +12,7 @@ Every training image is made here: letters from the stroke skeletons of
 ``vision/strokefont.py`` (jittered, bowed, joined, slanted, marker-thick) or from handwriting
 fonts (``vision/fontink.py``, thinned or thickened to a marker's width) are written on the
 built-in boards, photographed by the scene simulator (perspective, uneven light, glare, blur,
-noise) and cut out by the reader itself (:mod:`vision.letterdata`). A small convolutional
+noise) and cut out by the reader itself (:mod:`vision.synth.letterdata`). A small convolutional
 network is trained on them with PyTorch (training only: the shipped weights run in NumPy) and
 its batch normalisation is folded into the convolutions on export.
 
@@ -57,8 +57,8 @@ def _reader(name: str):
 
 @functools.lru_cache(maxsize=None)
 def _fonts(font_dir: str):
-    from vision.fontink import HandwritingFonts
-    from vision.handwriting import TRAINING_HAND
+    from vision.synth.fontink import HandwritingFonts
+    from vision.synth.handwriting import TRAINING_HAND
 
     return HandwritingFonts.find([font_dir], hand=TRAINING_HAND)
 
@@ -67,9 +67,9 @@ def _synthetic_job(job: tuple[int, int, str | None]) -> tuple[np.ndarray, np.nda
     """One photographed board of random letters: in stroke-skeleton handwriting, or (when the
     job names a font folder) in handwriting fonts."""
     seed, count, font_dir = job
-    from vision.letterdata import scene_letter_images
+    from vision.synth.letterdata import scene_letter_images
 
-    from vision.handwriting import TRAINING_HAND, render_letter
+    from vision.synth.handwriting import TRAINING_HAND, render_letter
 
     rng = np.random.default_rng(seed)
     letters = "".join(ALPHABET[i] for i in rng.integers(0, 26, count))
@@ -83,7 +83,7 @@ def _synthetic_job(job: tuple[int, int, str | None]) -> tuple[np.ndarray, np.nda
 
 def _real_job(job) -> tuple[np.ndarray, np.ndarray]:
     seed, letters, strokes = job
-    from vision.letterdata import StrokeQueue, scene_letter_images
+    from vision.synth.letterdata import StrokeQueue, scene_letter_images
 
     return scene_letter_images(_reader(BOARDS[seed % len(BOARDS)]), letters, seed, StrokeQueue(strokes))
 
@@ -117,7 +117,7 @@ def synthetic_set(scenes: int, seed: int, workers: int, log=print, font_share: f
 
 def real_check_set(path: str, workers: int, log=print) -> tuple[np.ndarray, np.ndarray]:
     """The UNIPEN tuning contributors' letters, written on boards and photographed (for --check only)."""
-    from vision.realdata import TUNING_CONTRIBUTORS, load_strokes
+    from vision.synth.realdata import TUNING_CONTRIBUTORS, load_strokes
 
     data = load_strokes(path)
     tune = data.subset(np.isin(data.contributor, TUNING_CONTRIBUTORS))
@@ -301,7 +301,7 @@ def main(argv=None) -> int:
         return 2
     font_dir = None
     if args.font_share > 0:
-        from vision.fontink import FONT_DIR, NoFontsFound
+        from vision.synth.fontink import FONT_DIR, NoFontsFound
 
         font_dir = str(args.fonts or FONT_DIR)
         try:  # loaded here once: the rendering workers (forked) start with the fonts read

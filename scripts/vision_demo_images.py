@@ -23,7 +23,7 @@ from tabletop.resources import load_board  # noqa: E402
 from vision.locate import MARGIN  # noqa: E402
 from vision.printing import print_board  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
-from vision.scene import make_scene  # noqa: E402
+from vision.synth.scene import make_scene  # noqa: E402
 
 WORDS = [("MARKET", 9, 5, True), ("PENETRATE", 5, 10, False), ("INVISIBLE", 16, 1, True)]
 

@@ -4,7 +4,7 @@ A pure library (OpenCV + NumPy; it imports :mod:`rules`, never :mod:`tabletop`).
 
 * :func:`vision.printing.print_board` / :func:`~vision.printing.save_print` — a printable page
   with four ArUco markers and the JSON sidecar of square boxes.
-* :func:`vision.scene.render_scene` — a synthetic camera frame of a board with handwriting,
+* :func:`vision.synth.scene.render_scene` — a synthetic camera frame of a board with handwriting,
   perspective, uneven light, glare, blur, noise and optionally a hand.
 * :class:`vision.reader.BoardReader` — ``BoardReader(board, lexicon).read(frame)`` gives a
   :class:`~vision.reader.BoardRead` (grid rows, per-square states, letter probabilities,
@@ -25,11 +25,19 @@ A pure library (OpenCV + NumPy; it imports :mod:`rules`, never :mod:`tabletop`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from vision.errors import BadImage, BoardNotFound, VisionError
 from vision.reader import BoardRead, BoardReader
-from vision.scene import render_scene
 from vision.tracker import Tracker, WriteDetection
 from vision.words import verify
 
 __all__ = ["BadImage", "BoardNotFound", "BoardRead", "BoardReader", "Tracker", "VisionError", "WriteDetection",
            "render_scene", "verify"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "render_scene":           # test and demo data: imported only when asked for
+        from vision.synth.scene import render_scene
+        return render_scene
+    raise AttributeError(f"module 'vision' has no attribute {name!r}")

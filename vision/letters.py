@@ -3,10 +3,10 @@
 The model is a pair of small convolutional networks whose scores are averaged, evaluated with
 NumPy alone on the size-normalised 28x28 ink.
 Weights ship in ``vision/models/letters.npz``, produced by ``scripts/train_letters.py`` from
-the project's own synthetic handwriting (:mod:`vision.handwriting`) only.
+the project's own synthetic handwriting (:mod:`vision.synth.handwriting`) only.
 
 >>> model = LetterModel.load()
->>> from vision.handwriting import render_letter
+>>> from vision.synth.handwriting import render_letter
 >>> ink = render_letter("K", 40, np.random.default_rng(3))
 >>> probs = model.predict_proba(np.stack([ink]))
 >>> probs.shape, ALPHABET[int(probs[0].argmax())]

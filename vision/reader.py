@@ -2,7 +2,7 @@
 
 >>> from rules.board import parse_board
 >>> from rules.squares import Square
->>> from vision.scene import render_scene
+>>> from vision.synth.scene import render_scene
 >>> rows = ["1111111"] * 7
 >>> b = parse_board("rows = 7\\ncols = 7\\n[layers]\\nvalues = %s\\nzones = %s" % (rows, ["......."] * 7))
 >>> frame = render_scene(b, {Square(3, 2): "C", Square(3, 3): "A", Square(3, 4): "T"}, seed=2, tilt_deg=20, glare=False)

@@ -11,7 +11,7 @@ run of letters becomes a :class:`WriteDetection`.
 >>> from rules.board import parse_board
 >>> from rules.squares import Square
 >>> from vision.reader import BoardReader
->>> from vision.scene import render_scene
+>>> from vision.synth.scene import render_scene
 >>> b = parse_board("rows = 7\\ncols = 7\\n[layers]\\nvalues = %s\\nzones = %s" % (["1111111"] * 7, ["......."] * 7))
 >>> tracker = Tracker(BoardReader(b, lexicon=["CAT", "DOG"]))
 >>> empty = render_scene(b, {}, seed=4, tilt_deg=10, glare=False)

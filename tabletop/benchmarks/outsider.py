@@ -29,7 +29,7 @@ def small_test_board():
 
 def outsider_page(board, letters: list[tuple[Square, list[np.ndarray]]], rng: np.random.Generator):
     """The printed page with each ``(square, strokes)`` pasted into the square's sidecar box."""
-    from vision.handwriting import draw_strokes
+    from vision.synth.handwriting import draw_strokes
     from vision.printing import print_board
 
     page, side = print_board(board)
@@ -47,7 +47,7 @@ def outsider_page(board, letters: list[tuple[Square, list[np.ndarray]]], rng: np
 
 def photograph(page: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A camera picture of ``page``: perspective, glare, blur, noise, JPEG."""
-    from vision.scene import camera_homography
+    from vision.synth.scene import camera_homography
 
     fw, fh = PHOTO_SIZE
     h = camera_homography(page.shape[1], page.shape[0], PHOTO_SIZE, float(rng.uniform(0, 35)), rng,

@@ -48,11 +48,11 @@ def _letters_scenes(boards, data, n_scenes, per_scene, rng, tess_budget, log):
     """Scenes of held-out letters on random squares, read by the full pipeline. The first
     :data:`SHARED_LETTER_SCENES` draw from ``rng`` (so everything drawn after them is as in
     earlier runs); each further scene has a generator of its own."""
-    from vision.letterdata import StrokeQueue
+    from vision.synth.letterdata import StrokeQueue
     from vision.letters import ALPHABET
     from vision.reader import BoardReader
-    from vision.realdata import is_lone_bar
-    from vision.scene import make_scene
+    from vision.synth.realdata import is_lone_bar
+    from vision.synth.scene import make_scene
 
     readers = {b.name: BoardReader(b) for b in boards}
     per_contrib: dict[str, list[int]] = {}
@@ -123,9 +123,9 @@ def _tesseract_square(canon, sq, cell):
 
 
 def _word_scenes(board, data, words, n_scenes, rng, lexicon_index, log):
-    from vision.letterdata import StrokeQueue
+    from vision.synth.letterdata import StrokeQueue
     from vision.reader import BoardReader
-    from vision.scene import make_scene
+    from vision.synth.scene import make_scene
 
     reader = BoardReader(board, lexicon_index)
     right = raw_right = total = confirm = accepted_right = 0
@@ -189,7 +189,7 @@ def _found_rate(boards, n, rng):
     from vision.errors import BoardNotFound
     from vision.layout import Layout
     from vision.locate import MARGIN, locate
-    from vision.scene import make_scene
+    from vision.synth.scene import make_scene
 
     found = accurate = 0
     worst = 0.0
@@ -216,7 +216,7 @@ def _hand_safety(board, n, rng):
     """Sequences: empty board, a hand comes in and writes, rests still over the board, leaves a
     marker pen lying on it, then the pen is taken away."""
     from vision.reader import BoardReader
-    from vision.scene import make_scene
+    from vision.synth.scene import make_scene
     from vision.tracker import Tracker
 
     reader = BoardReader(board, ["CAT", "DOG", "TEA", "SEA", "MAP", "PEN"])
@@ -244,7 +244,7 @@ def _hand_safety(board, n, rng):
 
 def _timings(board, rng, repeats):
     from vision.reader import BoardReader
-    from vision.scene import make_scene
+    from vision.synth.scene import make_scene
     from vision.tracker import Tracker
 
     words = ["MARKET", "PENETRATE", "THERMOSTAT", "INVISIBLE", "CAT"]
@@ -274,7 +274,7 @@ def _timings(board, rng, repeats):
 def run(args) -> int:
     from tabletop.lexicons import builtin_lexicon, reading_index
     from tabletop.resources import load_board
-    from vision.realdata import DEFAULT_PATH, HELD_OUT_CONTRIBUTORS, load_strokes
+    from vision.synth.realdata import DEFAULT_PATH, HELD_OUT_CONTRIBUTORS, load_strokes
 
     cv2.setNumThreads(1)  # the budgets are per core
     quick = bool(getattr(args, "quick", False))
@@ -294,7 +294,7 @@ def run(args) -> int:
         out["letter_accuracy_95ci"] = wilson(right, total)
         out["letters_read"] = total
         out["letter_accuracy_by_contributor"] = {k: round(v[0] / v[1], 4) for k, v in sorted(per.items())}
-        # a stroke missing from the recording: not a letter anyone could read (vision.realdata.is_lone_bar)
+        # a stroke missing from the recording: not a letter anyone could read (vision.synth.realdata.is_lone_bar)
         out["letters_recorded_as_one_bar"] = lone_bars[1]
         out["letter_accuracy_without_one_bar_recordings"] = (right - lone_bars[0]) / max(1, total - lone_bars[1])
         out["empty_ink_accuracy"] = ink_ok / max(1, ink_n)

@@ -5,7 +5,7 @@ import pytest
 from rules.squares import Square
 from vision.cells import EMPTY, INK, OCCLUDED, CellJudge
 from vision.locate import MARGIN, locate
-from vision.scene import make_scene
+from vision.synth.scene import make_scene
 
 pytestmark = pytest.mark.vision
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from tabletop.cli import main
-from vision.handwriting import render_letter
-from vision.scene import camera_homography
+from vision.synth.handwriting import render_letter
+from vision.synth.scene import camera_homography
 
 pytestmark = pytest.mark.vision
 
@@ -77,7 +77,7 @@ def test_readable_errors(tmp_path, capsys, argv, message):
 @pytest.mark.slow
 def test_calibrate_then_score_a_board_with_stick_on_markers(tmp_path, capsys, small_board):
     from vision.printing import aruco_dictionary, draw_board
-    from vision.scene import make_scene  # noqa: F401  (same camera model)
+    from vision.synth.scene import make_scene  # noqa: F401  (same camera model)
 
     cell = 48
     page = np.full((int(21 * cell), int(21 * cell), 3), 250, np.uint8)

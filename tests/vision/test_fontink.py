@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tests.helpers import HUMOR_SANS
-from vision.fontink import HandwritingFonts, NoFontsFound, font_files, stroke_width, with_stroke_width
+from vision.synth.fontink import HandwritingFonts, NoFontsFound, font_files, stroke_width, with_stroke_width
 
 pytestmark = pytest.mark.vision
 
@@ -34,7 +34,7 @@ def test_unreadable_or_missing_fonts_are_refused_with_a_clear_error(tmp_path):
 
 
 def test_a_font_that_draws_one_placeholder_box_for_every_letter_is_not_used(tmp_path, monkeypatch):
-    import vision.fontink as fontink
+    import vision.synth.fontink as fontink
 
     (tmp_path / "NoLatin.ttf").write_bytes(b"")
     box = np.ones((30, 20), np.float32)
@@ -70,7 +70,7 @@ def test_a_font_letter_is_marker_ink_inside_the_square():
 
 def test_the_training_hand_writes_from_small_letters_to_ones_filling_the_square():
     """Letter boxes at the table keep off the square's lines; for training they reach them."""
-    from vision.handwriting import TABLE_HAND, TRAINING_HAND, letter_box
+    from vision.synth.handwriting import TABLE_HAND, TRAINING_HAND, letter_box
 
     def heights(hand):
         rng = np.random.default_rng(0)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from tests.helpers import HUMOR_SANS
-from vision.handwriting import render_letter
+from vision.synth.handwriting import render_letter
 from vision.letters import ALPHABET, LetterModel, default_model, normalise
 
 pytestmark = pytest.mark.vision
@@ -103,8 +103,8 @@ def test_training_script_runs_on_a_tiny_set(tmp_path):
 
 def test_a_recording_of_one_straight_stroke_is_a_lone_bar_and_a_letter_is_not():
     """The benchmark counts recordings that lost strokes (an H that is one dash) apart."""
-    from vision.realdata import is_lone_bar
-    from vision.strokefont import GLYPHS
+    from vision.synth.realdata import is_lone_bar
+    from vision.synth.strokefont import GLYPHS
 
     dash = np.array([[0.0, 0.5], [0.3, 0.52], [0.7, 0.49], [1.0, 0.5]])
     assert is_lone_bar([dash]) and is_lone_bar([dash[::-1] * 3 + 2])  # either way, any scale

@@ -8,7 +8,7 @@ from hypothesis.extra import numpy as hnp
 from vision.errors import BadImage, BoardNotFound
 from vision.layout import Layout
 from vision.locate import MARGIN, detect_markers, locate
-from vision.scene import make_scene
+from vision.synth.scene import make_scene
 
 pytestmark = pytest.mark.vision
 

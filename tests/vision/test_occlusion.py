@@ -17,7 +17,7 @@ from rules.squares import Square
 from vision.cells import INK, OCCLUDED, CellJudge
 from vision.locate import locate
 from vision.reader import BoardReader
-from vision.scene import make_scene
+from vision.synth.scene import make_scene
 from vision.tracker import Tracker
 
 pytestmark = [pytest.mark.vision, pytest.mark.slow]

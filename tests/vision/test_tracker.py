@@ -2,7 +2,7 @@ import pytest
 
 from rules.squares import Square
 from vision.reader import BoardReader
-from vision.scene import make_scene
+from vision.synth.scene import make_scene
 from vision.tracker import Tracker
 
 pytestmark = [pytest.mark.vision, pytest.mark.slow]

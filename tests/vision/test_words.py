@@ -55,7 +55,7 @@ def test_verify_expected_answer():
 def test_reader_verifies_the_expected_answer(small_board):
     from rules.squares import Square
     from vision.reader import BoardReader
-    from vision.scene import make_scene
+    from vision.synth.scene import make_scene
 
     squares = [Square(4, 3 + k) for k in range(4)]
     frame = make_scene(small_board, dict(zip(squares, "TENT")), seed=8, tilt_deg=15, glare=False).frame

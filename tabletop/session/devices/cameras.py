@@ -21,14 +21,14 @@ class SyntheticCamera:
 
     def hand_frame(self, seed: int = 0):
         """A frame with the writer's hand still over the board (the tracker must not read it)."""
-        from vision.scene import render_scene
+        from vision.synth.scene import render_scene
         self.renders += 1
         return render_scene(self.board, self.letters, seed=self.seed, tilt_deg=self.tilt, glare=False,
                             hand=True)
 
     def read(self):
         if self._frame is None:
-            from vision.scene import render_scene
+            from vision.synth.scene import render_scene
             self._frame = render_scene(self.board, self.letters, seed=self.seed, tilt_deg=self.tilt, glare=False)
             self.renders += 1
         return self._frame

@@ -20,7 +20,7 @@ import numpy as np
 from vision.errors import BoardNotFound
 from vision.letters import ALPHABET, normalise
 from vision.reader import BoardReader
-from vision.scene import make_scene
+from vision.synth.scene import make_scene
 
 InkRenderer = Callable[[str, int, np.random.Generator], np.ndarray]
 
@@ -55,6 +55,6 @@ class StrokeQueue:
         self.samples = list(samples)
 
     def __call__(self, letter: str, size: int, rng: np.random.Generator) -> np.ndarray:
-        from vision.realdata import render_sample
+        from vision.synth.realdata import render_sample
 
         return render_sample(self.samples.pop(0), size, rng)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.strokefont import GLYPHS, WIDTHS
+from vision.synth.strokefont import GLYPHS, WIDTHS
 
 
 def _smooth(points: np.ndarray, passes: int = 2) -> np.ndarray:

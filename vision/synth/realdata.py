@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.handwriting import draw_strokes, letter_box
+from vision.synth.handwriting import draw_strokes, letter_box
 
 DEFAULT_PATH = pathlib.Path("/work/shared/data/handwriting/unipen_1b_uppercase_strokes.npz")
 TUNING_CONTRIBUTORS = ("apa", "aga", "imp", "cea", "ceb", "lou")

@@ -1,10 +1,10 @@
 """Handwriting fonts as a second source of letter shapes for training.
 
-The stroke skeletons of :mod:`vision.strokefont` are one designer's idea of how people write
+The stroke skeletons of :mod:`vision.synth.strokefont` are one designer's idea of how people write
 capitals; a few dozen handwriting fonts (each drawn from one real person's hand) add shapes
 nobody thought to put there. A font's glyph is thinned or thickened to a marker's stroke width,
 slanted, rotated, stretched and smoothly warped, then placed in the square the way
-:func:`vision.handwriting.letter_box` places a handwritten letter.
+:func:`vision.synth.handwriting.letter_box` places a handwritten letter.
 
 Fonts are only used to *make training images*; nothing here runs at the table.
 
@@ -23,11 +23,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.handwriting import TABLE_HAND, Hand, letter_box
+from vision.synth.handwriting import TABLE_HAND, Hand, letter_box
 from vision.letters import ALPHABET
 
 #: where ``scripts/fetch_fonts.sh`` puts the handwriting fonts (see scripts/handwriting-fonts.txt)
-FONT_DIR = pathlib.Path(__file__).resolve().parents[1] / ".fonts"
+FONT_DIR = pathlib.Path(__file__).resolve().parents[2] / ".fonts"
 
 #: cv2's anti-aliased polylines (how strokes are drawn) come out about 1.5x their nominal width
 #: at the 0.5 ink level; glyphs are matched to that, so both sources give the same marker.
@@ -141,7 +141,7 @@ def with_stroke_width(mask: np.ndarray, target: float) -> np.ndarray:
 
 class HandwritingFonts:
     """A set of handwriting fonts that each have all 26 capitals; an ink renderer (see
-    :data:`vision.letterdata.InkRenderer`) that draws a letter in a random one of them.
+    :data:`vision.synth.letterdata.InkRenderer`) that draws a letter in a random one of them.
 
     ``render`` picks a family uniformly (so a family with four weights is not four times as
     likely), then one of its files."""

@@ -19,7 +19,7 @@ import numpy as np
 
 from rules.board import Board
 from rules.squares import Square
-from vision.handwriting import render_letter
+from vision.synth.handwriting import render_letter
 from vision.layout import Layout
 from vision.printing import draw_board
 

@@ -2,7 +2,7 @@
 
 x grows right, y grows down, the letter fills ``[0, 1] x [0, 1]``. Each letter has a few
 *allographs* (ways people commonly write it: an M with straight or splayed legs, a G with or
-without a spur, ...). :mod:`vision.handwriting` jitters and renders them as marker strokes.
+without a spur, ...). :mod:`vision.synth.handwriting` jitters and renders them as marker strokes.
 
 >>> sorted(GLYPHS) == [chr(65 + k) for k in range(26)]
 True
@@ -177,7 +177,7 @@ GLYPHS: dict[str, list[list[Stroke]]] = {
 }
 
 #: How wide people write each capital compared with its skeletons above: the median
-#: width/height of the *tuning* writers' letters (vision.realdata.TUNING_CONTRIBUTORS, as the
+#: width/height of the *tuning* writers' letters (vision.synth.realdata.TUNING_CONTRIBUTORS, as the
 #: reader cuts them out of photographed boards) over that of our synthetic ones, measured once.
 #: Most real capitals are narrower than a unit box suggests (H 0.81, I 0.71); T and W wider.
 #: These 26 numbers are the only thing taken from real strokes; the shapes are all drawn here.

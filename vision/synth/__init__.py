@@ -1,0 +1,14 @@
+"""What only makes training and test data: nothing in here runs at the table.
+
+* :mod:`vision.synth.scene` — synthetic camera frames of a board with handwriting, perspective,
+  uneven light, glare, blur, noise and optionally a hand (the simulated camera, the tests and
+  the benchmarks);
+* :mod:`vision.synth.handwriting` — letters drawn as a marker on a board would (stroke skeletons);
+* :mod:`vision.synth.strokefont` — the stroke skeletons;
+* :mod:`vision.synth.fontink` — letters from handwriting fonts (training only);
+* :mod:`vision.synth.realdata` — the recorded handwriting in ``shared/data/handwriting``;
+* :mod:`vision.synth.letterdata` — the training set's letters, cut exactly as the table cuts them.
+
+The table's own reader (:mod:`vision.reader`, :mod:`vision.cells`, :mod:`vision.letters`,
+:mod:`vision.words`, :mod:`vision.tracker`, :mod:`vision.locate`) never imports this package.
+"""
