@@ -13,6 +13,9 @@ anything is joined, and only across printed lines (see :meth:`CellJudge._objects
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pathlib
 from dataclasses import dataclass
 
 import cv2
@@ -67,6 +70,10 @@ def _channel_max(image: np.ndarray) -> np.ndarray:
     return cv2.max(cv2.max(b, g), r)
 
 
+#: bump when what CellJudge computes from a board changes, so cached judges are drawn again
+JUDGE_FORMAT = "1"
+
+
 class CellJudge:
     """Compares canonical images of one board with its printed reference."""
 
@@ -118,6 +125,35 @@ class CellJudge:
         self.clear_paper = (self._cells(near_print | bridged) == 0) & inner  # type: ignore[operator]  # uint8 masks
         # a hatched square is mostly print: too little paper between the lines to judge strokes on
         self.clear_paper &= (self.clear_paper.sum((2, 3)) >= 0.3 * inner.sum())[:, :, None, None]
+
+    @classmethod
+    def cached(cls, board: Board, cell: int, folder: pathlib.Path | None) -> "CellJudge":
+        """The judge of ``board``, its printed look's arrays kept in ``folder`` (keyed by the board's
+        layers and the cell size), so a command that reads one photo need not draw them again."""
+        if folder is None:
+            return cls(board, cell)
+        key = hashlib.sha256(f"{JUDGE_FORMAT}:{cell}:{board.to_toml()}".encode()).hexdigest()[:16]
+        path = folder / f"judge-{key}.npz"
+        judge = cls.__new__(cls)
+        try:
+            with np.load(path) as data:
+                arrays = {k: data[k] for k in data.files}
+            judge.board, judge.cell = board, cell
+            for name, value in arrays.items():
+                setattr(judge, name, value.item() if value.ndim == 0 else value)
+            return judge
+        except (OSError, ValueError, KeyError):
+            pass
+        judge = cls(board, cell)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+            np.savez(tmp, **{k: np.asarray(v) for k, v in vars(judge).items()
+                             if isinstance(v, (np.ndarray, float)) and k != "cell"})
+            os.replace(tmp, path)
+        except OSError:
+            pass                                   # no cache: the judge works all the same
+        return judge
 
     def analyse(self, canon_bgr: np.ndarray) -> CellAnalysis:
         obs = canon_bgr.astype(np.float32) / 255.0

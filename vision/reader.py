@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import pathlib
+
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -76,11 +78,11 @@ class BoardReader:
     ``marker_corners``: from a calibration (stick-on markers); default the printed layout."""
 
     def __init__(self, board: Board, lexicon=None, *, model: LetterModel | None = None, cell: int = 30,
-                 marker_corners: dict | None = None):
+                 marker_corners: dict | None = None, cache: pathlib.Path | None = None):
         self.board, self.cell = board, cell
         self.index = lexicon if isinstance(lexicon, LexiconIndex) or lexicon is None else LexiconIndex(lexicon)
         self.model = model or default_model()
-        self.judge = CellJudge(board, cell)
+        self.judge = CellJudge.cached(board, cell, cache)
         self.marker_corners = marker_corners
 
     def verify(self, read: BoardRead, squares, expected: str) -> Verification:

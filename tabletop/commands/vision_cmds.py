@@ -156,7 +156,9 @@ def score(args) -> int:
     from tabletop.lexicons import builtin_lexicon, load_wordlist, reading_index
 
     lexicon = load_wordlist(args.lexicon) if args.lexicon else builtin_lexicon(args.language)
-    reader = BoardReader(board, reading_index(lexicon, args.language), marker_corners=markers)
+    from tabletop.lexicons import cache_dir
+
+    reader = BoardReader(board, reading_index(lexicon, args.language), marker_corners=markers, cache=cache_dir())
     try:
         read = reader.read(image)
     except VisionError as error:
