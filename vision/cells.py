@@ -148,8 +148,8 @@ class CellJudge:
         try:
             folder.mkdir(parents=True, exist_ok=True)
             tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
-            np.savez(tmp, **{k: np.asarray(v) for k, v in vars(judge).items()
-                             if isinstance(v, (np.ndarray, float)) and k != "cell"})
+            arrays = {k: np.asarray(v) for k, v in vars(judge).items() if isinstance(v, (np.ndarray, float))}
+            np.savez(tmp, **arrays)  # type: ignore[arg-type]  # numpy's stub mixes **kwds with allow_pickle
             os.replace(tmp, path)
         except OSError:
             pass                                   # no cache: the judge works all the same
