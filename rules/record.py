@@ -119,7 +119,9 @@ class Record:
         data: dict[str, Any] = {"game": self.game}
         if self.variant is not None:
             data["variant"] = self.variant
-        data.update(board=self.board, language=self.language, players=list(self.players), seed=self.seed)
+        if self.board:
+            data["board"] = self.board
+        data.update(language=self.language, players=list(self.players), seed=self.seed)
         if self.lexicon is not None:
             data["lexicon"] = self.lexicon
         if self.rounds is not None:

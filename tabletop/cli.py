@@ -75,6 +75,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"tabletop {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:              # the output went to a pager or `head` that has closed
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,11 +2,12 @@
 house word list file.
 
 Built-in English is the union of ``american-english-huge``, ``british-english-huge`` (with their
-inflections: APPLES, MA, AT) and WordNet's lemmas (which add phrases such as ICE CREAM);
+inflections: APPLES, MA, AT; accented words also without their accents: CAFE) and WordNet's
+phrases (ICE CREAM; WordNet's single words add only proper nouns it writes in lower case, genera
+and abbreviations, so they are left out);
 Ukrainian is ``/usr/share/dict/ukrainian`` (every inflected form). Proper nouns (a capital first
 letter in the list), possessives (``'s``), English abbreviations without a vowel (``kg``,
-``ltd``) and Roman numerals (``iv``; see :func:`is_word_like`) are left out, and so are
-WordNet's single words of fewer than four letters (mostly chemical symbols such as ``tc``).
+``ltd``) and Roman numerals (``iv``; see :func:`is_word_like`) are left out.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "house.txt"
@@ -63,8 +64,21 @@ def is_word_like(word: str, language: str = "en") -> bool:
 
 
 def _common_words(path: pathlib.Path, language: str) -> list[str]:
+    """The list's words that are word-like; in English also each accented word without its
+    accents, as players write it (café -> cafe, naïve -> naive). Ukrainian letters are never folded
+    (Ґ and Г, Й and И are different letters)."""
     with path.open(encoding="utf-8", errors="replace") as handle:
-        return [word for word in (line.strip() for line in handle) if is_word_like(word, language)]
+        words = [word for word in (line.strip() for line in handle) if is_word_like(word, language)]
+    if language == "en":
+        words += [plain for plain in (_unaccented(w) for w in words if not w.isascii()) if plain]
+    return words
+
+
+def _unaccented(word: str) -> str | None:
+    import unicodedata
+
+    plain = "".join(ch for ch in unicodedata.normalize("NFD", word) if not unicodedata.combining(ch))
+    return plain if plain.isascii() and plain != word else None
 
 
 def _wordnet_lemmas() -> list[str]:
@@ -78,8 +92,9 @@ def _wordnet_lemmas() -> list[str]:
                 if line.startswith(" "):
                     continue
                 lemma = line.split(" ", 1)[0]
-                # WordNet adds phrases (ice cream); its short single words are mostly symbols (tc, ni)
-                if "_" not in lemma and len(lemma) < 4:
+                # WordNet adds phrases (ice cream); its single words that Debian's lists lack are
+                # proper nouns it writes in lower case (zagreb, hemingway), genera and abbreviations
+                if "_" not in lemma:
                     continue
                 if lemma.isascii() and lemma.replace("_", "").replace("-", "").isalpha():
                     lemmas.append(lemma.replace("_", " "))
@@ -87,7 +102,7 @@ def _wordnet_lemmas() -> list[str]:
 
 
 #: bump when the words a source gives (or the trie's layout) change, so old caches are rebuilt
-CACHE_FORMAT = "1"
+CACHE_FORMAT = "2"
 
 
 def cache_dir() -> pathlib.Path:

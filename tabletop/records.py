@@ -28,7 +28,7 @@ class LoadedRecord:
 
     path: pathlib.Path
     record: Record
-    board: Board
+    board: Board | None
     lexicon: Lexicon
 
 
@@ -101,9 +101,16 @@ def read_record(path: str | os.PathLike) -> Record:
         raise UserError(f"{path}: {error}") from None
 
 
-def resolve(record: Record, base: str | os.PathLike) -> tuple[Board, Lexicon]:
+def resolve(record: Record, base: str | os.PathLike) -> tuple[Board | None, Lexicon]:
     """The board and lexicon a record names, paths taken relative to ``base`` (the record's folder)."""
-    board = load_board(record.board, relative_to=base)
+    from rules.errors import RecordFormatError as _Unknown
+    from rules.games import game_class
+
+    try:
+        needs_board = game_class(record.game).needs_board
+    except _Unknown as error:
+        raise UserError(str(error)) from None
+    board = load_board(record.board, relative_to=base) if needs_board else None
     if record.lexicon:
         lexicon = load_wordlist(pathlib.Path(base) / record.lexicon)
     else:

@@ -1,0 +1,136 @@
+"""The letter-dice game at the table: the dice rolled (or seen, or rolled for the players), the
+sand timer on the GPIO LED bar, the buzzer box and the scoreboard, every seat's words sealed on
+its phone until the sand runs out, then the reveal. Registers the game with :mod:`tabletop.games`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Iterator
+
+from rules.letter_dice import LetterDiceGame, Phase, best_words
+from rules.letter_dice_sets import JOKER
+from tabletop.games import Demo, GameSpec, register
+from tabletop.games.table import EntryError, TableGame, Window
+from tabletop.session.synthetic import Action
+
+
+class LetterDiceTable(TableGame):
+    """Each seat writes its words on its own page while the sand runs; nobody sees another's."""
+
+    uses_sand_timer = True
+
+    def windows(self, game: LetterDiceGame) -> list[Window]:  # type: ignore[override]
+        if game.phase is not Phase.WRITING or game.round is None:
+            return []
+        deadline = game.deadlines()[0].ends if game.deadlines() else None
+        return [Window(f"sheet-{game.round.number}-{seat}", "sheet", (seat,), deadline, ("text", "row"),
+                       prompt=f"Round {game.round.number}: write up to {game.quota} words, one a row "
+                              f"({game.entries_count(seat)} so far).")
+                for seat in game.setup.players]
+
+    def entry_event(self, game: LetterDiceGame, window: Window, seat: str,  # type: ignore[override]
+                    entry: dict[str, Any]) -> dict[str, Any]:
+        if window.purpose != "sheet":
+            return super().entry_event(game, window, seat, entry)
+        try:
+            row = int(entry["row"])
+        except KeyError:
+            raise EntryError("Pick the row you wrote the word on.") from None
+        except (TypeError, ValueError):
+            raise EntryError("The row is a number printed on the sheet.") from None
+        text = entry.get("text")
+        crossed = text is None or str(text).strip() in ("", "-", "x", "X")
+        return {"type": "word", "player": seat, "row": row, "word": None if crossed else str(text)}
+
+    def speech(self, game: LetterDiceGame, event: dict[str, Any], message: str) -> list[str]:  # type: ignore[override]
+        kind = event.get("type")
+        if kind == "roll":
+            faces = game.round.faces if game.round else ()
+            spoken = ", ".join("Joker" if f == JOKER else f for f in faces)
+            return [spoken + ".", "Turn the sand timer!" if game.setup.language == "en" else "Перевертайте годинник!"]
+        if kind == "end_round":
+            return [message]
+        return []                                  # words are sealed: nothing said aloud
+
+    def status(self, game: LetterDiceGame) -> str:  # type: ignore[override]
+        if game.over:
+            return "The game is over."
+        if game.phase is Phase.WRITING and game.round is not None:
+            counts = ", ".join(f"{p} {game.entries_count(p)}" for p in game.setup.players)
+            return f"Round {game.round.number}: the sand is running. Words so far: {counts}."
+        return f"Round {len(game.scored) + 1} of {game.rounds_total}: roll the dice."
+
+    def summary(self, game: LetterDiceGame) -> dict[str, Any]:  # type: ignore[override]
+        """The dice, the free rows, and the reveal: every scored round (never a sealed word)."""
+        rounds = game.rounds_json()
+        reveal = []
+        for n, rnd in enumerate(rounds, start=1):
+            faces = game._faces_of(n)
+            words: dict[str, list[str]] = {}
+            for player, rows in rnd.items():
+                for r in rows:
+                    if r["word"]:
+                        words.setdefault(r["word"], []).append(player)
+            best = {length: _best(game.lexicon, faces, length, game.setup.language)
+                    for length in sorted({sq for sq, _ in game.sheet})}
+            reveal.append({"round": n, "faces": list(faces), "rows": rnd,
+                           "clashes": {w: ps for w, ps in words.items() if len(ps) > 1}, "best": best})
+        return {"phase": game.phase.value, "dice": list(game.round.faces) if game.round and game.writing else None,
+                "sheet": [list(r) for r in game.sheet], "free_rows": {p: game.free_rows(p) for p in game.setup.players},
+                "counts": {p: game.entries_count(p) for p in game.setup.players}, "reveal": reveal,
+                "round": len(game.scored) + (1 if game.writing else 0), "total_rounds": game.rounds_total}
+
+
+_BEST: dict[tuple[int, tuple[str, ...], int], list[str]] = {}
+
+
+def _best(lexicon: Any, faces: tuple[str, ...], length: int, language: str) -> list[str]:
+    """best_words (commonest first), remembered: the scoreboard asks again at every change."""
+    key = (id(lexicon), tuple(faces), length)
+    if key not in _BEST:
+        if len(_BEST) > 512:
+            _BEST.clear()
+        from tabletop.lexicons import word_frequencies
+        _BEST[key] = best_words(lexicon, faces, length, rank=word_frequencies(language))
+    return _BEST[key]
+
+
+def demo_script(get_game: Callable[[], Any], deck: Any, seed: int = 0) -> Iterator[Action]:
+    """Players at the table: the table rolls, each writes words the roll allows (some the same
+    as another's, now and then a non-word or a crossed-out row), the sand runs out."""
+    rng = random.Random(seed)
+    while True:
+        game = get_game()
+        if game.over:
+            return
+        yield Action("event", event={"type": "roll"}, source="host", note="the host rolls for the table")
+        game = get_game()
+        faces = game.round.faces
+        picks: dict[int, list[str]] = {}
+        for k, player in enumerate(game.setup.players):
+            free = game.free_rows(player)
+            rng.shuffle(free)
+            written = 0
+            for row in free:
+                if written >= game.quota:
+                    break
+                length = game.sheet[row - 1][0]
+                if length not in picks:
+                    picks[length] = _best(game.lexicon, faces, length, game.setup.language)
+                choices = picks[length]
+                yield Action("wait", 4.0 + rng.random() * 6)
+                if not choices or rng.random() < 0.1:
+                    word = None                                  # a crossed-out row
+                else:
+                    word = choices[min(len(choices) - 1, int(rng.random() ** 2 * len(choices)))]
+                yield Action("event", event={"type": "word", "player": player, "row": row, "word": word},
+                             source=f"seat:{player}")
+                written += 1
+        yield Action("wait", game.sand_seconds + 1, note="the sand runs out")
+
+
+register(GameSpec(
+    "letter-dice", LetterDiceTable(),
+    "letter dice with a sand timer: everyone writes words from the roll, unique words score (English, Ukrainian)",
+    demo=Demo(("Ann", "Ben", "Cai"), demo_script), board=None, photo=None, languages=("en", "uk")))
