@@ -37,7 +37,8 @@ def run(args) -> int:
         reports.append(play_demo(game, seed=args.seed, record=record, journal_path=args.journal,
                                  serve=not args.no_serve, port=args.port, pace=args.pace,
                                  keep_serving=args.serve and game == games[-1],
-                                 camera=not args.no_camera, voice=args.voice, terminal=args.terminal))
+                                 camera=not args.no_camera, voice=args.voice, terminal=args.terminal,
+                                 language=args.language))
         print()
     for r in reports:
         same = "same totals on replay" if r.replay_totals == r.totals else f"REPLAY DIFFERS: {r.replay_totals}"
@@ -58,6 +59,7 @@ def _arguments(parser) -> None:
     parser.add_argument("--pace", type=float, default=0.02,
                         help="real seconds per table second (default 0.02; 1 = real time)")
     parser.add_argument("--voice", action="store_true", help="speak with espeak-ng")
+    parser.add_argument("--language", choices=("en", "uk"), default="en", help="the game's language (default en)")
     parser.add_argument("--terminal", action="store_true", help="print a rich scoreboard after every turn")
 
 

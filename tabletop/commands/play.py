@@ -24,7 +24,7 @@ def run(args) -> int:
     from tabletop.web import WebServer
     from tabletop.games import spec as game_spec
     config = load_config(args.config)
-    game_spec(args.game)
+    spec = game_spec(args.game)
     players = tuple(p.strip() for p in (args.players or "").split(",") if p.strip())
     if not players:
         raise UserError("name the players: --players Ann,Ben")
@@ -34,15 +34,16 @@ def run(args) -> int:
         setup = GameSetup(args.game, players, variant=variant, seed=args.seed, language=language, rounds=args.rounds)
     except errors.RecordFormatError as error:
         raise UserError(str(error)) from None
-    board_ref = args.board or args.game
+    board_ref = (args.board or spec.board or "") if spec.rules.needs_board else ""
     lexicon_ref = args.lexicon
     board, lexicon = load_game_parts({"board": board_ref, "lexicon": lexicon_ref, "language": language})
     deck = None
-    try:
-        from tabletop.decks import builtin_deck, load_deck
-        deck = (load_deck(args.deck) if args.deck else builtin_deck(language)).shuffled(args.seed)
-    except UserError as error:
-        print(f"no clue deck: {error}")
+    if spec.table.uses_clue_deck:
+        try:
+            from tabletop.decks import builtin_deck, load_deck
+            deck = (load_deck(args.deck) if args.deck else builtin_deck(language)).shuffled(args.seed)
+        except UserError as error:
+            print(f"no clue deck: {error}")
     host = args.host or config["web"]["host"]
     sock = WebServer.bind(host, config["web"]["port"] if args.port is None else args.port)   # before journaling
     journal = journal_from(args, config)

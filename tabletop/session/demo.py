@@ -48,7 +48,7 @@ class DemoReport:
 def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal_path: str | None = None,
               serve: bool = True, port: int = 0, pace: float = 0.0, camera: bool = True, buzzer_box: bool = True,
               voice: bool = False, out=None, variant: str | None = None,
-              terminal: bool = False, keep_serving: bool = False) -> DemoReport:
+              terminal: bool = False, keep_serving: bool = False, language: str = "en") -> DemoReport:
     from tabletop.announce import Announcer
     from tabletop.decks import builtin_deck
     from tabletop.lexicons import builtin_lexicon
@@ -64,15 +64,18 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
     out = out or sys.stdout
     say = lambda text: print(text, file=out, flush=True)
     board = load_board(spec.board) if spec.board else None
-    lexicon = builtin_lexicon("en")
-    deck = builtin_deck("en").shuffled(seed)
+    if language not in spec.languages:
+        from tabletop.errors import UserError
+        raise UserError(f"{game_id} is played in {', '.join(spec.languages)}, not {language!r}")
+    lexicon = builtin_lexicon(language)
+    deck = builtin_deck(language).shuffled(seed) if spec.table.uses_clue_deck else None
     if journal_path is None:
         journal_path = str(pathlib.Path(tempfile.mkdtemp(prefix="tabletop-demo-")) / "journal.sqlite")
     journal = Journal(journal_path)
     clock = SimClock()
-    setup = GameSetup(game_id, demo.players, variant=variant or demo.variant, seed=seed)
+    setup = GameSetup(game_id, demo.players, variant=variant or demo.variant, seed=seed, language=language)
     session = Session.create(journal, setup, spec.board or "", board=board, lexicon=lexicon, clock=clock,
-                             deck=deck if spec.table.uses_clue_deck else None)
+                             deck=deck)
     say(f"== {game_id} ({setup.variant or 'standard'}) · players {', '.join(setup.players)} · game {session.game_id}")
     say(f"   journal: {journal_path}")
 
@@ -96,7 +99,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
             say("           scores: " + ", ".join(f"{p} {v}" for p, v in session.game.totals.items()))
 
     session.subscribe(show)
-    announcer = Announcer(session, voice=voice, language="en")
+    announcer = Announcer(session, voice=voice, language=language)
     if terminal:
         from tabletop.announce import TerminalScoreboard
         TerminalScoreboard(session)

@@ -15,6 +15,7 @@ log = logging.getLogger(__name__)
 
 CONSOLE_HELP = """Type at the host console (or use the host page):
   draw | clue-read | recognise | right | wrong | undo | pause | resume | buzz NAME | scores
+  the key of any action the game offers now (roll, end-round, pass, end...; 'help' lists them)
   {"type": ...}   any event as JSON            quit   stop (the game stays resumable)"""
 
 
@@ -91,7 +92,10 @@ def console_command(session: Session, line: str) -> str:
         elif word == "scores":
             return session.game.standings()
         elif word in ("help", "?"):
-            return CONSOLE_HELP
+            keys = ", ".join(a.key for a in session.game.actions())
+            return CONSOLE_HELP + (f"\n  now: {keys}" if keys else "")
+        elif any(a.key == word for a in session.game.actions()):
+            result = session.host_action(word, source="console")
         else:
             return f"unknown command {word!r}; type help"
     except (EntryRefused, UserError) as refused:

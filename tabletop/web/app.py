@@ -200,7 +200,8 @@ def make_app(session: Session) -> Starlette:
                     "buzz": phones is not None and view.get("phase") == "answering" and seat != view.get("asker")
                     and seat != view.get("answering") and seat not in view.get("hands", []),
                     "board": None if board is None else {"rows": board.rows, "cols": board.cols},
-                    "paused": view["paused"]}
+                    "paused": view["paused"], "dice": view.get("dice"), "sheet": view.get("sheet"),
+                    "free_rows": (view.get("free_rows") or {}).get(seat), "reveal": view.get("reveal")}
 
         return JSONResponse(await run_in_threadpool(build))
 
