@@ -147,6 +147,10 @@ class ExtradictionGame(CrosswordGame):
             self._take_card()
         turn = self.write(event)
         self._finish_turn()
+        if self.level in ("level1", "level2"):      # for children: the stars, no scoring words
+            stars = turn.score
+            chance = f" and {len(turn.chance)} Chance card{'s' if len(turn.chance) != 1 else ''}" if turn.chance else ""
+            return Outcome(f"{turn.player} wrote {turn.text}: {stars} star{'s' if stars != 1 else ''}{chance}!", turn)
         return Outcome(f"{turn.explain()}.", turn)
 
     def _pass(self, event: Event) -> Outcome:

@@ -46,8 +46,9 @@ def test_level1_words_go_across_only(plain_board, lexicon):
 
 def test_level1_anywhere_stars_only(plain_board, lexicon):
     game = make_game("extradiction", plain_board, lexicon, variant="level2")
-    turn = game.apply(write("Ann", "CAT", 3, 0)).turn          # 1+2+1 stars, no zone multiplier
-    assert turn.score == 4
+    outcome = game.apply(write("Ann", "CAT", 3, 0))            # 1+2+1 stars, no zone multiplier
+    assert outcome.turn.score == 4
+    assert outcome.message == "Ann wrote CAT: 4 stars!"           # for children: no scoring words
 
 
 def test_level_word_must_be_the_cards_word(plain_board, lexicon):
