@@ -468,14 +468,15 @@ class LetterDiceGame(Game):
     def report(self) -> list[str]:
         lines = []
         for n, details in enumerate(self.scored, start=1):
-            lines.append(f"  round {n}: dice " + " ".join(self._faces_of(n)))
+            lines.append(f"  round {n}: dice " + " ".join(self.faces_of(n)))
             for w in details:
                 word = w.word or "-"
                 why = f" ({w.reason})" if w.score == 0 else ""
                 lines.append(f"    {w.player}: row {w.row} {word} -> {w.score}{why}")
         return lines
 
-    def _faces_of(self, number: int) -> tuple[str, ...]:
+    def faces_of(self, number: int) -> tuple[str, ...]:
+        """What the dice showed in round ``number`` (from 1)."""
         rolls = [e for e in self.events if e.type == "roll"]
         return self._faces(rolls[number - 1].get("faces"), number) if number <= len(rolls) else ()
 

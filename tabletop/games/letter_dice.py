@@ -66,7 +66,7 @@ class LetterDiceTable(TableGame):
         rounds = game.rounds_json()
         reveal = []
         for n, rnd in enumerate(rounds, start=1):
-            faces = game._faces_of(n)
+            faces = game.faces_of(n)
             words: dict[str, list[str]] = {}
             for player, rows in rnd.items():
                 for r in rows:
