@@ -49,7 +49,7 @@ MAX_DEFINITION = 200
 #: keys a deck file may use; anything else is reported (it is most likely a typo).
 DECK_KEYS = {"name", "language", "description", "cards"}
 CARD_KEYS = {"id", "level", "clues"}
-CLUE_KEYS = {"answer", "definition"}
+CLUE_KEYS = {"answer", "definition", "picture"}
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _LETTERS = re.compile(r"[^\W\d_]+")
@@ -161,6 +161,7 @@ class Clue:
 
     answer: str
     definition: str
+    picture: str = ""             #: a picture for children (an emoji), on picture cards
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -334,7 +335,7 @@ def _parse_clue(raw: object, number: int, language: str, fail: Callable[[str], E
         raise fail(f"{where} must be a table {{ answer = ..., definition = ... }}, not {raw!r}")
     unknown = sorted(set(raw) - CLUE_KEYS)
     if unknown:
-        raise fail(f"{where} has unknown key(s) {', '.join(unknown)}; a clue has answer and definition")
+        raise fail(f"{where} has unknown key(s) {', '.join(unknown)}; a clue has answer, definition and picture")
     for key in ("answer", "definition"):
         if key not in raw:
             raise fail(f"{where} has no {key}")
@@ -348,7 +349,10 @@ def _parse_clue(raw: object, number: int, language: str, fail: Callable[[str], E
     giveaway = mentions_answer(definition, answer, language)
     if giveaway is not None:
         raise fail(f"{where}'s definition gives the answer {answer} away ({giveaway!r})")
-    return Clue(answer, definition)
+    picture = raw.get("picture", "")
+    if not isinstance(picture, str) or len(picture) > 16:
+        raise fail(f"{where}'s picture must be a short text (an emoji), not {picture!r}")
+    return Clue(answer, definition, picture)
 
 
 def parse_deck(text: str, source: str = "<deck>") -> Deck:

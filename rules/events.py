@@ -59,7 +59,7 @@ Schemas = Mapping[str, Schema]
 SCHEMAS: dict[str, Schema] = {
     "write": ({"player": TEXT, "text": TEXT, "row": INT, "col": INT, "dir": TEXT}, {"confidence": NUM}),
     "pass": ({"player": TEXT}, {}),
-    "clue": ({"player": TEXT}, {"answer": TEXT, "definition": TEXT, "card": TEXT}),
+    "clue": ({"player": TEXT}, {"answer": TEXT, "definition": TEXT, "card": TEXT, "picture": TEXT}),
     "clue_read": ({"player": TEXT}, {}),
     "hand": ({"player": TEXT}, {}),
     "recognise": ({"player": TEXT, "target": TEXT}, {}),

@@ -21,7 +21,22 @@ DECKS = pathlib.Path(__file__).resolve().parent / "data" / "decks"
 
 def builtin_decks() -> list[str]:
     """Languages that have a built-in deck, e.g. ``['en']``."""
-    return sorted(p.stem for p in DECKS.glob("*.toml"))
+    return sorted(p.stem for p in DECKS.glob("*.toml") if not p.stem.startswith("pictures-"))
+
+
+@functools.lru_cache(maxsize=4)
+def picture_deck(language: str = "en") -> Deck:
+    """The built-in picture cards for children (``pictures-<language>.toml``): simple words, each
+    with a picture (an emoji) and a definition a child understands.
+
+    >>> deck = picture_deck("en")
+    >>> card = next(iter(deck)); card.clues[0].answer, bool(card.clues[0].picture)
+    ('CAT', True)
+    """
+    path = DECKS / f"pictures-{language}.toml"
+    if not path.is_file():
+        raise UserError(f"no picture cards for language {language!r}")
+    return _read(path, source=path.name)
 
 
 @functools.lru_cache(maxsize=4)
@@ -32,6 +47,11 @@ def builtin_deck(language: str = "en") -> Deck:
         available = ", ".join(builtin_decks()) or "none"
         raise UserError(f"no built-in clue deck for language {language!r} (built-in decks: {available})")
     return _read(path, source=path.name)
+
+
+def deck_of_kind(kind: str, language: str) -> Deck:
+    """The built-in deck a table asks for (:meth:`tabletop.games.table.TableGame.deck_kind`)."""
+    return picture_deck(language) if kind == "pictures" else builtin_deck(language)
 
 
 def load_deck(path: str | os.PathLike) -> Deck:

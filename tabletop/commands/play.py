@@ -38,12 +38,6 @@ def run(args) -> int:
     lexicon_ref = args.lexicon
     board, lexicon = load_game_parts({"board": board_ref, "lexicon": lexicon_ref, "language": language})
     deck = None
-    if spec.table.uses_clue_deck:
-        try:
-            from tabletop.decks import builtin_deck, load_deck
-            deck = (load_deck(args.deck) if args.deck else builtin_deck(language)).shuffled(args.seed)
-        except UserError as error:
-            print(f"no clue deck: {error}")
     host = args.host or config["web"]["host"]
     sock = WebServer.bind(host, config["web"]["port"] if args.port is None else args.port)   # before journaling
     journal = journal_from(args, config)
@@ -53,6 +47,13 @@ def run(args) -> int:
     except errors.RecordFormatError as error:
         sock.close()
         raise UserError(str(error)) from None
+    if spec.table.uses_clue_deck:
+        try:
+            from tabletop.decks import deck_of_kind, load_deck
+            kind = spec.table.deck_kind(session.game)
+            session.deck = (load_deck(args.deck) if args.deck else deck_of_kind(kind, language)).shuffled(args.seed)
+        except UserError as error:
+            print(f"no clue deck: {error}")
     voice = config["table"]["voice"] if args.voice is None else args.voice
     return run_table(session, config, host=host, port=sock.getsockname()[1], voice=voice,
                      terminal=args.terminal, sock=sock)

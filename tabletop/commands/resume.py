@@ -25,13 +25,15 @@ def run(args) -> int:
     sock = WebServer.bind(host, config["web"]["port"] if args.port is None else args.port)
     lock = journal.lock_game(game_id)            # before resuming: it settles pending entries
     session = Session.resume(journal, game_id)
-    try:
-        from tabletop.decks import builtin_deck, load_deck
-        deck_ref = session.setup_data.get("deck")
-        deck = load_deck(deck_ref) if deck_ref else builtin_deck(session.setup.language)
-        session.deck = deck.shuffled(session.setup.seed)
-    except UserError as error:
-        print(f"no clue deck: {error}")
+    if session.table.uses_clue_deck:
+        try:
+            from tabletop.decks import deck_of_kind, load_deck
+            deck_ref = session.setup_data.get("deck")
+            kind = session.table.deck_kind(session.game)
+            deck = load_deck(deck_ref) if deck_ref else deck_of_kind(kind, session.setup.language)
+            session.deck = deck.shuffled(session.setup.seed)
+        except UserError as error:
+            print(f"no clue deck: {error}")
     for warning in session.resume_warnings:
         print(f"warning: {warning}")
     print(f"resumed {game_id} at {session.clock.now():.1f} s with {len(session.game.events)} events; "

@@ -18,6 +18,10 @@ class ExtradictionTable(TableGame):
 
     uses_clue_deck = True
 
+    def deck_kind(self, game: ExtradictionGame) -> str:  # type: ignore[override]
+        """Levels 1-2 are for children learning letters: picture cards; Level 3 and Speed: words."""
+        return "pictures" if game.level in ("level1", "level2") else "words"
+
     def windows(self, game: ExtradictionGame) -> list[Window]:  # type: ignore[override]
         phase, n = game.phase, len(game.events)
         if phase is Phase.GUESS:
@@ -52,14 +56,25 @@ class ExtradictionTable(TableGame):
             Phase.OVER: "The game is over.",
             Phase.SPEED: f"{who} writes a word (or passes).",
             Phase.DRAW: f"{game.clue_asker()} takes a clue card for {who}.",
-            Phase.GUESS: f"{who} guesses the word.",
+            Phase.GUESS: (f"Show {who} the card and say the word together." if game.level == "level1"
+                          else f"{who} guesses the word."),
             Phase.WRITE: f"{who} writes the word on the board.",
         }[phase]
 
     def summary(self, game: ExtradictionGame) -> dict[str, Any]:  # type: ignore[override]
         phase = game.phase
-        return {"phase": phase.value, "cards_used": game.cards_used,
-                "clue": clue_prompt(game, phase in (Phase.GUESS, Phase.WRITE) and game.level == "level3")}
+        summary: dict[str, Any] = {"phase": phase.value, "cards_used": game.cards_used,
+                                   "clue": clue_prompt(game, phase in (Phase.GUESS, Phase.WRITE) and game.level == "level3")}
+        clue = next((e for e in reversed(game.events) if e.type == "clue"), None)
+        if game.level in ("level1", "level2") and clue is not None and phase in (Phase.GUESS, Phase.WRITE):
+            # the card as the child sees it: Level 1 shows the word under the picture, Level 2
+            # its first letter and length (the child guesses the word)
+            word = (clue.get("answer") or "").upper()
+            shown = word if game.level == "level1" or phase is Phase.WRITE else (word[:1] + " _" * (len(word) - 1))
+            summary["card"] = {"picture": clue.get("picture") or "", "word": shown, "letters": len(word)}
+        if game.level in ("level1", "level2") and phase is Phase.WRITE and clue is not None and clue.get("answer"):
+            summary["confirm_write"] = {"player": game.whose_turn(), "word": clue["answer"].upper()}
+        return summary
 
 
 def demo_script(get_game: Callable[[], Any], deck: Any, seed: int = 0) -> Iterator[Action]:

@@ -79,7 +79,12 @@ class TableGame:
     def clue_event(self, game: Game, player: str, clue: Any, card_id: str | None) -> dict[str, Any]:
         """The ``clue`` event for a card the host drew from the deck."""
         return {"type": "clue", "player": player, "answer": clue.answer, "definition": clue.definition,
-                **({"card": card_id} if card_id else {})}
+                **({"card": card_id} if card_id else {}), **({"picture": clue.picture} if clue.picture else {})}
+
+    def deck_kind(self, game: Game) -> str:
+        """Which built-in clue deck the game draws from: ``"words"`` (the WordNet deck) or
+        ``"pictures"`` (picture cards for children)."""
+        return "words"
 
     def speech(self, game: Game, event: dict[str, Any], message: str) -> list[str]:
         """What is said aloud after ``event`` was accepted with ``message``."""

@@ -157,7 +157,7 @@ GOOD_CLUE = 'clues = [{ answer = "cat", definition = "a small furry pet that pur
         (card('clues = [{ answer = "cat" }]'), "bad.toml: card 'c1' (line 5): clue 1 has no definition"),
         (card('clues = [{ definition = "a small pet" }]'), "bad.toml: card 'c1' (line 5): clue 1 has no answer"),
         (card('clues = [{ answer = "cat", definiton = "a small pet" }]'),
-         "bad.toml: card 'c1' (line 5): clue 1 has unknown key(s) definiton; a clue has answer and definition"),
+         "bad.toml: card 'c1' (line 5): clue 1 has unknown key(s) definiton; a clue has answer, definition and picture"),
         (card('clues = [{ answer = " ", definition = "a small pet" }]'),
          "bad.toml: card 'c1' (line 5): clue 1's answer must be a non-empty string, not ' '"),
         (card('clues = [{ answer = "cat", definition = 5 }]'),

@@ -1,0 +1,47 @@
+"""A Level 1 turn for a child learning letters, from picture card to stars, with no typing:
+the helper draws a picture card on the host page, the scoreboard shows it big, the helper
+says the child is right, the child writes on the board, the helper taps where it starts."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.game import GameSetup
+from tabletop.decks import picture_deck
+from tabletop.lexicons import builtin_lexicon
+from tabletop.session import Journal, Session, SimClock
+from tabletop.web import WebServer
+
+pytestmark = [pytest.mark.browser]
+
+
+def test_a_level1_turn_from_picture_card_to_stars_without_typing(tmp_path, browser):
+    session = Session.create(Journal(tmp_path / "j.sqlite"), GameSetup("extradiction", ("Mia",), variant="level1"),
+                             "extradiction", lexicon=builtin_lexicon("en"), clock=SimClock(),
+                             deck=picture_deck("en").shuffled(2), game_id="level1")
+    server = WebServer(session).start()
+    host = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
+    board = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    try:
+        board.goto(server.url + "/")
+        host.goto(f"{server.url}/host?token={session.tokens['host']}")
+        host.click("#actions button[data-key^='clue:']")                  # the helper draws a picture card
+        board.wait_for_selector("#card:not([hidden])")
+        word = session.game.events[-1]["answer"].upper()
+        picture = session.game.events[-1]["picture"]
+        assert board.text_content("#cardword") == word and board.text_content("#picture") == picture
+        host.click("#actions button[data-key='answer-right']")           # "Mia, say it with me: cat!"
+        host.wait_for_selector("#confirm:not([hidden])")
+        assert f"Mia writes {word} across" in host.text_content("#confirmtext")
+        host.click("#hostboard button[data-square='C5']")                 # the helper taps the first letter
+        board.wait_for_function("document.querySelector(\"tr[data-player='Mia'] td.total\").textContent != '0'")
+        stars = session.game.totals["Mia"]
+        assert stars > 0 and board.text_content("tr[data-player='Mia'] td.total") == str(stars)
+        assert session.game.turns[-1].text == word and session.game.turns[-1].new_squares[0] == (4, 2)
+        assert f"Mia wrote {word}: {stars} star" in board.text_content("#log")
+        assert "floating" not in board.text_content("#log")
+    finally:
+        host.context.close()
+        board.context.close()
+        server.stop()
+        session.journal.close()
