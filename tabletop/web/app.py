@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import math
 import pathlib
 import socket
 import threading
@@ -245,8 +246,8 @@ def make_app(session: Session) -> Starlette:
                     c = json.loads(text).get("c")
                 except (ValueError, AttributeError):
                     continue
-                if isinstance(c, (int, float)) and not isinstance(c, bool):
-                    await websocket.send_text(json.dumps({"c": c, "s": session.clock.now()}))
+                if isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c):
+                    await websocket.send_text(json.dumps({"c": c, "s": session.clock.now()}, allow_nan=False))
         except (WebSocketDisconnect, RuntimeError):
             pass
 

@@ -17,7 +17,8 @@ from tabletop.web.app import make_app
 
 WORDS = ["market", "penetrate", "cat", "at"]
 POSTS = ["/api/host/event", "/api/host/draw", "/api/host/undo", "/api/host/pause", "/api/host/resume",
-         "/api/host/confirm", "/api/host/discard", "/api/host/window", "/api/host/nonsense", "/api/seat/entry"]
+         "/api/host/confirm", "/api/host/discard", "/api/host/window", "/api/host/nonsense", "/api/seat/entry",
+         "/api/seat/buzz"]
 GETS = ["/api/state", "/api/host/state", "/api/seat/state", "/api/board", "/", "/host", "/seat"]
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=30)
@@ -80,3 +81,15 @@ def test_random_console_lines_never_exit(tmp_path_factory, lines):
         assert isinstance(console_command(session, line), str)
     session.journal.close()
     resumes_and_exports(path)
+
+
+def test_the_phones_clock_ignores_what_is_not_a_ping(tmp_path_factory):
+    path, session = make(tmp_path_factory)
+    client = TestClient(make_app(session))
+    with client.websocket_connect("/ws/clock") as ws:
+        for junk in ["", "not json", "[1, 2]", '{"c": "x"}', '{"c": true}', "x" * 500, '{"c": NaN}']:
+            ws.send_text(junk)
+        ws.send_text('{"c": 12.5}')
+        answer = ws.receive_json()
+    assert answer["c"] == 12.5 and answer["s"] == session.clock.now()
+    session.journal.close()
