@@ -170,3 +170,25 @@ def test_submit_refuses_what_the_console_mistypes(tmp_path):
                  "right", "\x00\x01", "{\"a\": NaN}"]:
         assert isinstance(console_command(session, line), str)
     assert session.journal.count("g") == 0
+
+
+def test_export_all_saves_every_readable_game_and_names_the_rest(tmp_path, capsys):
+    from tabletop.cli import main
+
+    path = tmp_path / "j.sqlite"
+    for game_id in ("one", "two"):
+        session = new_session(path, game_id)
+        session.submit({"type": "pass", "player": "Ann"})
+        session.journal.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE games SET setup = 'not json' WHERE id = 'two'")
+    db.commit()
+    db.close()
+    out = tmp_path / "records"
+    out.mkdir()
+    assert main(["export", "--all", "-o", str(out), "--journal", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert [p.name for p in out.iterdir()] == ["one.json"]
+    assert "game 'two': its set-up cannot be read" in err and "wrote 1 game record(s)" in err
+    assert main(["export", "--all", "--journal", str(path)]) == 2           # no folder: a sentence
+    assert "give a folder with -o DIR" in capsys.readouterr().err
