@@ -116,8 +116,3 @@ def spec(game_id: str) -> GameSpec:
         return _SPECS[game_id]
     except KeyError:
         raise UserError(f"no game {game_id!r}; the games are: {', '.join(game_ids())}") from None
-
-
-def choices_help(filter_: Callable[[GameSpec], bool] = lambda s: True) -> str:
-    """'extradiction (eXtraDICTION), ...' for a help text."""
-    return ", ".join(f"{g.game_id}" for g in games() if filter_(g))
