@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
+import pathlib
 import pkgutil
+import re
 import sys
 from typing import Callable
 
@@ -40,23 +43,46 @@ def command(name: str, help: str):
     return register
 
 
-def _load_commands() -> None:
+#: how a command module declares a command: ``@command("name", "help")`` on one line
+_DECLARED = re.compile(r'^@command\("([^"]+)",\s*"([^"]*)"\)', re.M)
+
+
+def _index() -> dict[str, tuple[str, str]]:
+    """command -> (module, help), read from the command modules' source without importing them
+    (so ``tabletop replay`` imports only what replay needs)."""
     import tabletop.commands as package
 
+    found: dict[str, tuple[str, str]] = {}
     for info in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"tabletop.commands.{info.name}")
+        spec = importlib.util.find_spec(f"tabletop.commands.{info.name}")
+        if spec is None or spec.origin is None:
+            continue
+        text = pathlib.Path(spec.origin).read_text(encoding="utf-8")
+        for name, help_text in _DECLARED.findall(text):
+            found[name] = (f"tabletop.commands.{info.name}", help_text)
+    return found
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser, with every registered sub-command."""
-    _load_commands()
+def _load_commands(only: str | None = None) -> dict[str, tuple[str, str]]:
+    """Import the command modules (only ``only``'s, when it names a command); return the index."""
+    index = _index()
+    modules = [index[only][0]] if only in index else sorted({module for module, _ in index.values()})
+    for module in modules:
+        importlib.import_module(module)
+    return index
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every sub-command; with ``only``, only that command's module is
+    imported and the others are listed by name and help."""
+    index = _load_commands(only)
     parser = argparse.ArgumentParser(prog="tabletop", description="A smart table for physical word games.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in sorted(_COMMANDS):
-        help_text, run = _COMMANDS[name]
+    for name in sorted(set(_COMMANDS) | set(index)):
+        help_text = _COMMANDS[name][0] if name in _COMMANDS else index[name][1]
         parser_for = sub.add_parser(name, help=help_text, description=help_text)
-        add_arguments = getattr(run, "arguments", None)
+        add_arguments = getattr(_COMMANDS[name][1], "arguments", None) if name in _COMMANDS else None
         if add_arguments is not None:
             add_arguments(parser_for)
     return parser
@@ -64,7 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tabletop`` console script; returns the exit code."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    first = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(only=first)
     args = parser.parse_args(argv)
     _help, run = _COMMANDS[args.command]
     try:
