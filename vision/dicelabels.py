@@ -8,7 +8,7 @@ shows which face, so a roll is read in the set's order even where two dice share
 
 >>> img = label_image("A", 2, 96)
 >>> img.shape, int(img[0, 0]), int(img[20:50, 30:66].min())  # the frame black, the letter ink
-((96, 96), 0, True)
+((96, 96), 0, 0)
 >>> die_marks(5)
 (True, False, True)
 """
