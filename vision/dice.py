@@ -120,7 +120,8 @@ def _refine(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
         ab = b - a
         length = float(np.linalg.norm(ab)) + 1e-6
         along = (points - a) @ ab / length ** 2
-        across = np.abs(np.cross(ab, points - a)) / length
+        rel = points - a
+        across = np.abs(ab[0] * rel[:, 1] - ab[1] * rel[:, 0]) / length
         near = points[(along > 0.15) & (along < 0.85) & (across < max(2.0, 0.08 * length))]
         if len(near) < 3:
             return quad
@@ -190,7 +191,7 @@ class DiceReader:
         Raises :class:`DiceNotFound` when fewer labels than dice are seen, :class:`BadImage` for a
         frame that is not an image.
         """
-        gray = _grey(frame)
+        gray = as_grey(frame)
         quads = find_labels(gray)
         if quads:
             patches = np.stack([np.rot90(_canonical(gray, q), k) for q in quads for k in range(4)])
@@ -227,7 +228,12 @@ def read_roll(frame: np.ndarray, dice: tuple[tuple[str, ...], ...]) -> Roll:
     return DiceReader(dice).read(frame)
 
 
-def _grey(frame: np.ndarray) -> np.ndarray:
+def as_grey(frame: np.ndarray) -> np.ndarray:
+    """``frame`` as one grey channel; :class:`BadImage` if it is no 8-bit grey or colour image.
+
+    >>> as_grey(np.zeros((4, 4, 3), np.uint8)).shape
+    (4, 4)
+    """
     if not isinstance(frame, np.ndarray) or frame.size == 0 or frame.ndim not in (2, 3):
         raise BadImage("a photo of the dice must be an image")
     if frame.dtype != np.uint8:

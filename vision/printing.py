@@ -204,8 +204,14 @@ def sidecar_path(out: str | pathlib.Path) -> pathlib.Path:
 def save_print(board: Board, out: str | pathlib.Path, paper: str = "A4", dpi: int = 200, *, title: str | None = None,
                legend: tuple[str, ...] = ()) -> tuple[pathlib.Path, pathlib.Path]:
     """Write ``out`` (.png or .pdf) and the JSON sidecar beside it; returns both paths."""
-    out = pathlib.Path(out)
     page, sidecar = print_board(board, paper, dpi, title=title, legend=legend)
+    return write_page(page, sidecar, out, dpi)
+
+
+def write_page(page: np.ndarray, sidecar: dict, out: str | pathlib.Path, dpi: int) -> tuple[pathlib.Path, pathlib.Path]:
+    """Write a printable ``page`` (BGR) to ``out`` (.png, or .pdf at ``dpi``) and ``sidecar`` as
+    JSON beside it (:func:`sidecar_path`); returns both paths."""
+    out = pathlib.Path(out)
     suffix = out.suffix.lower()
     if suffix == ".png":
         ok, data = cv2.imencode(".png", page)
@@ -219,5 +225,5 @@ def save_print(board: Board, out: str | pathlib.Path, paper: str = "A4", dpi: in
     else:
         raise ValueError(f"output must end in .png or .pdf, not {out.name!r}")
     side = sidecar_path(out)
-    side.write_text(json.dumps(sidecar) + "\n", encoding="utf-8")
+    side.write_text(json.dumps(sidecar, ensure_ascii=False) + "\n", encoding="utf-8")
     return out, side

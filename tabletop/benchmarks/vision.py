@@ -1,6 +1,7 @@
 """Camera reading: letter, empty/ink and word accuracy on real handwriting from held-out writers,
 board-found rate under tilt/glare/hand, hand safety of the tracker, and ms per frame / per read,
-next to Tesseract on the same squares — all measured in this run."""
+next to Tesseract on the same squares, and letter dice read from photos (:mod:`tabletop.benchmarks.dice`)
+— all measured in this run."""
 
 from __future__ import annotations
 
@@ -339,6 +340,9 @@ def run(args) -> int:
     out["ms_per_steady_frame"] = steady
     out["ms_per_full_read_15x15"] = full
     out["letters_in_timed_read"] = n_letters
+    from tabletop.benchmarks.dice import measure_all
+
+    out["dice"] = measure_all(quick, log)
     out["seconds"] = round(time.time() - t0, 1)
     if getattr(args, "json", False):
         print(json.dumps(out, indent=1, default=float))
@@ -388,4 +392,7 @@ def _print(out):
     line("  writes emitted / correct", f"{out['writes_emitted']} / {out['writes_correct']}")
     line("ms per steady-state frame", out["ms_per_steady_frame"], "<= 5", fmt="{:.2f}")
     line(f"ms per full read, 15x15, {out['letters_in_timed_read']} letters", out["ms_per_full_read_15x15"], "<= 50", fmt="{:.1f}")
+    from tabletop.benchmarks.dice import print_lines
+
+    print_lines(out["dice"])
     print(f"  ({out['seconds']} s)")

@@ -143,6 +143,8 @@ def score(args) -> int:
     if game.photo is None:
         raise UserError(f"photos of {args.game} are not read yet; the games read from photos are: "
                         f"{', '.join(_photo_games())}")
+    if game.photo == "dice":
+        return _score_dice(args)
     board = _board(args)
     image = _image(args.photo)
     markers = None
@@ -199,12 +201,34 @@ def score(args) -> int:
     return 0
 
 
+def _score_dice(args) -> int:
+    """``score --game letter-dice``: the faces the dice show, one a die in the set's order."""
+    from rules.letter_dice_sets import DICE
+    from vision.dice import DiceReader
+    from vision.errors import VisionError
+
+    if args.language not in DICE:
+        raise UserError(f"there are dice for {', '.join(DICE)}, not {args.language!r}")
+    image = _image(args.photo)
+    try:
+        roll = DiceReader(DICE[args.language]).read(image)
+    except VisionError as error:
+        raise UserError(str(error), exit_code=3) from None
+    if args.json:
+        print(json.dumps(roll.to_json(), ensure_ascii=False))
+    else:
+        for die, (face, sure) in enumerate(zip(roll.faces, roll.confidence), start=1):
+            print(f"die {die}: {'Joker' if face == '*' else face}  (match {sure:.2f})")
+    return 0
+
+
 score.arguments = lambda p: (
     p.add_argument("photo", help="a camera photo of the board (PNG, JPEG, ...)"),
     p.add_argument("--game", default="extradiction-sp", help=f"the game: {', '.join(_photo_games())}"),
     p.add_argument("--board", help="a board .toml file (instead of the game's built-in board)"),
-    p.add_argument("--json", action="store_true", help='print {"grid": [...], "words": [...], "score": N}'),
+    p.add_argument("--json", action="store_true",
+                   help='print {"grid": [...], "words": [...], "score": N} ({"faces": [...]} for letter-dice)'),
     p.add_argument("--calibration", help="a file from 'tabletop calibrate' (board with stick-on markers)"),
     p.add_argument("--lexicon", help="a word list (one word a line) instead of the built-in dictionary"),
-    p.add_argument("--language", default="en", help="built-in dictionary language (en, uk)"),
+    p.add_argument("--language", default="en", help="built-in dictionary language, and the dice set of letter-dice (en, uk)"),
 )

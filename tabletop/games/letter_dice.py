@@ -133,4 +133,4 @@ def demo_script(get_game: Callable[[], Any], deck: Any, seed: int = 0) -> Iterat
 register(GameSpec(
     "letter-dice", LetterDiceTable(),
     "letter dice with a sand timer: everyone writes words from the roll, unique words score (English, Ukrainian)",
-    demo=Demo(("Ann", "Ben", "Cai"), demo_script), board=None, photo=None, languages=("en", "uk")))
+    demo=Demo(("Ann", "Ben", "Cai"), demo_script), board=None, photo="dice", languages=("en", "uk")))

@@ -37,3 +37,16 @@ def test_wilson_interval_is_wide_for_few_cases_and_narrow_for_many():
     low, high = bench.wilson(9000, 10000)
     assert high - low < 0.015
     assert bench.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_quick_benchmark_has_the_dice_lines(capsys):
+    from tabletop.benchmarks import dice
+
+    assert dice.run(argparse.Namespace(quick=True, json=True)) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["language"] for r in out["dice"]] == ["en", "uk"]
+    for r in out["dice"]:
+        assert r["rolls_from_hand_or_moving"] == 0
+        assert r["per_die"] >= 0.9 and 0 <= r["per_roll"] <= r["per_die"]
+        assert r["rolls_at_rest"] == r["sequences"]
+        assert 0 < r["ms_per_read"] < 1000

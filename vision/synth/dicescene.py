@@ -12,22 +12,29 @@ optionally a hand (a skin-coloured blob) over part of the table.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import cv2
 import numpy as np
 
 
 def dice_scene(faces: tuple[str, ...], *, seed: int = 0, size: tuple[int, int] = (1280, 960), tilt_deg: float = 35.0,
-               hand: bool = False, touching: bool = False, moving: bool = False) -> np.ndarray:
+               hand: bool = False, touching: bool = False, moving: bool = False,
+               labels: Callable[[str, int, int], np.ndarray] | None = None) -> np.ndarray:
     """A BGR photo of dice showing ``faces`` (die ``k`` shows ``faces[k]``); see the module
-    docstring. ``moving`` smears the dice as a roll still tumbling would."""
+    docstring. ``moving`` smears the dice as a roll still tumbling would; ``labels(face, die,
+    side)`` gives a label's grey picture (default :func:`vision.dicelabels.label_image`; the
+    benchmark cuts them out of the printed sheet instead)."""
     from vision.dicelabels import label_image
+
+    labels = labels or label_image
 
     rng = np.random.default_rng(seed)
     table_w, table_h = 1600, 1200
-    wood = np.array([70, 110, 160], np.float32) + rng.normal(0, 6, 3)
-    table = np.empty((table_h, table_w, 3), np.float32)
-    grain = np.sin(np.linspace(0, rng.uniform(30, 60), table_w))[None, :] * 8
-    table[:] = wood + grain[..., None] + rng.normal(0, 3, (table_h, table_w, 1))
+    wood = (np.array([70, 110, 160]) + rng.normal(0, 6, 3)).astype(np.float32)
+    grain = (np.sin(np.linspace(0, rng.uniform(30, 60), table_w)) * 8).astype(np.float32)
+    table = 3 * rng.standard_normal((table_h, table_w, 1), dtype=np.float32) + grain[None, :, None]
+    table = table + wood
     die_px = int(rng.uniform(75, 150))
     placed: list[tuple[float, float]] = []
     for k, face in enumerate(faces):
@@ -45,7 +52,7 @@ def dice_scene(faces: tuple[str, ...], *, seed: int = 0, size: tuple[int, int] =
         colour = np.array(rng.choice([[235, 235, 235], [60, 60, 200], [200, 120, 40], [60, 160, 60], [30, 30, 30],
                                       [90, 140, 190]]), np.float32)
         side = int(die_px * rng.uniform(0.72, 0.84))
-        label = cv2.cvtColor(label_image(face, k, side), cv2.COLOR_GRAY2BGR).astype(np.float32)
+        label = cv2.cvtColor(labels(face, k, side), cv2.COLOR_GRAY2BGR).astype(np.float32)
         label *= np.array([rng.uniform(0.9, 1.0), rng.uniform(0.93, 1.0), 1.0], np.float32)   # paper's tint
         body = np.full((die_px, die_px, 3), colour, np.float32)
         stick = cv2.getRotationMatrix2D((side / 2, side / 2), rng.uniform(-6, 6), 1.0)
@@ -53,19 +60,23 @@ def dice_scene(faces: tuple[str, ...], *, seed: int = 0, size: tuple[int, int] =
         paper = cv2.warpAffine(np.ones((side, side), np.float32), stick, (die_px, die_px))[..., None]
         body = body * (1 - paper) + cv2.warpAffine(label, stick, (die_px, die_px)) * paper
         angle = rng.uniform(0, 360)
+        # drawn in a window round the die only (the table is large; the die is not)
+        x0, y0 = int(cx - die_px), int(cy - die_px)
+        win = (2 * die_px, 2 * die_px)
         rot = cv2.getRotationMatrix2D((die_px / 2, die_px / 2), angle, 1.0)
-        rot[:, 2] += (cx - die_px / 2, cy - die_px / 2)
-        mask = cv2.warpAffine(np.ones((die_px, die_px), np.float32), rot, (table_w, table_h))
-        layer = cv2.warpAffine(body, rot, (table_w, table_h))
+        rot[:, 2] += (cx - x0 - die_px / 2, cy - y0 - die_px / 2)
+        mask = cv2.warpAffine(np.ones((die_px, die_px), np.float32), rot, win)
+        layer = cv2.warpAffine(body, rot, win)
         if moving:                                   # a tumbling die: smeared along its path
             streak = np.zeros((31, 31), np.float32)
             cv2.line(streak, (15, 15), (15 + int(14 * np.cos(angle)), 15 + int(14 * np.sin(angle))), 1.0, 2)
             streak /= streak.sum()
             mask, layer = cv2.filter2D(mask, -1, streak), cv2.filter2D(layer, -1, streak)
         shadow = cv2.GaussianBlur(cv2.warpAffine(np.ones((die_px, die_px), np.float32), rot + [[0, 0, 8], [0, 0, 8]],
-                                                 (table_w, table_h)), (0, 0), 6)
-        table *= (1 - 0.35 * shadow)[..., None]
-        table = table * (1 - mask[..., None]) + layer * mask[..., None]
+                                                 win), (0, 0), 6)
+        patch = table[y0:y0 + win[1], x0:x0 + win[0]]
+        patch *= (1 - 0.35 * shadow)[..., None]
+        patch[:] = patch * (1 - mask[..., None]) + layer * mask[..., None]
     if hand:
         cx, cy = placed[int(rng.integers(len(placed)))]
         skin = np.array([120, 150, 200], np.float32)
@@ -87,7 +98,8 @@ def dice_scene(faces: tuple[str, ...], *, seed: int = 0, size: tuple[int, int] =
     photo *= (0.7 + 0.3 * (xx / w if rng.random() < 0.5 else 1 - xx / w))[..., None]
     gx, gy, gr = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h, rng.uniform(0.05, 0.12) * w
     photo += rng.uniform(30, 80) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gr * gr))[..., None]
-    photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.5, 1.3)) + rng.normal(0, 3, photo.shape)
+    photo = cv2.GaussianBlur(photo.astype(np.float32), (0, 0), rng.uniform(0.5, 1.3))
+    photo += 3 * rng.standard_normal(photo.shape, dtype=np.float32)
     photo = np.clip(photo, 0, 255).astype(np.uint8)
     ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 92))])   # a camera's JPEG
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else photo
