@@ -45,7 +45,7 @@ from typing import Any, Callable, Iterable
 
 from rules import errors
 from rules.board import Board
-from rules.events import BOOL, INT, TEXT, TEXT_LIST, TEXT_OR_NULL, Event, Schemas
+from rules.events import BOOL, INT, NUM, TEXT, TEXT_LIST, TEXT_OR_NULL, Event, Schemas
 from rules.game import Action, Deadline, Game, GameSetup, Outcome, Turn
 from rules.games import register_game
 from rules.letter_dice_sets import DEFAULT_SHEET, DICE, JOKER
@@ -53,7 +53,7 @@ from rules.lexicon import Lexicon, normalise
 from rules.scoring import WordScore
 
 SCHEMAS: Schemas = {
-    "roll": ({}, {"faces": TEXT_LIST}),
+    "roll": ({}, {"faces": TEXT_LIST, "confidence": NUM}),   # confidence: the camera's, when it read the dice
     "word": ({"player": TEXT, "row": INT, "word": TEXT_OR_NULL}, {}),
     "end_round": ({}, {"player": TEXT}),
     "time": ({}, {}),

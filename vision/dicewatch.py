@@ -91,8 +91,7 @@ class DiceWatcher:
             return None
         self._candidate_t = t
         if self._emitted is not None and _same(roll, self._emitted):
-            self.status = "the dice are as they were"
-            return None
+            return None                            # the status stays what it was when they were read
         self._emitted = roll
         self.status = "read: " + " ".join(roll.faces)
         return RollDetection(roll.faces, float(min(roll.confidence)), t)

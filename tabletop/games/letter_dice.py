@@ -97,14 +97,14 @@ def _best(lexicon: Any, faces: tuple[str, ...], length: int, language: str) -> l
 
 
 def demo_script(get_game: Callable[[], Any], deck: Any, seed: int = 0) -> Iterator[Action]:
-    """Players at the table: the table rolls, each writes words the roll allows (some the same
+    """Players at the table: they roll the dice, each writes words the roll allows (some the same
     as another's, now and then a non-word or a crossed-out row), the sand runs out."""
     rng = random.Random(seed)
     while True:
         game = get_game()
         if game.over:
             return
-        yield Action("event", event={"type": "roll"}, source="host", note="the host rolls for the table")
+        yield Action("roll", note="the players roll the dice")
         game = get_game()
         faces = game.round.faces
         picks: dict[int, list[str]] = {}

@@ -35,6 +35,7 @@ class DemoReport:
     events: int
     rejected: int
     camera_writes: int = 0
+    camera_rolls: int = 0
     host_writes: int = 0
     camera_failures: int = 0
     confirmed_reads: int = 0
@@ -191,9 +192,13 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
             session.submit(planned, source="host")
             cam.tracker.committed = [list(r) for r in session.game.grid.rows_text()]  # type: ignore[attr-defined]
 
+    roll = None
+    if camera and spec.photo == "dice":
+        roll = _dice_camera(session, report, seed, say)
+
     script = demo.script(lambda: session.game, deck, seed=seed)
     try:
-        run_script(session, script, buzz=buzz, write=write, pace=pace,
+        run_script(session, script, buzz=buzz, write=write, roll=roll, pace=pace,
                    say=lambda note: say(f"           · {note}"))
         outputs.drain()
     finally:
@@ -235,6 +240,46 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
     journal.close()
     report.seconds = time.monotonic() - started
     say(f"   {report.events} events ({report.rejected} refused), {report.table_seconds:.0f} s of table time, "
-        f"{report.camera_writes} words read by the camera, {report.presses} presses through the buzzer box, "
+        + (f"{report.camera_rolls} rolls read by the camera, " if spec.photo == "dice" else
+           f"{report.camera_writes} words read by the camera, ")
+        + f"{report.presses} presses through the buzzer box, "
         f"played in {report.seconds:.1f} s")
     return report
+
+
+def _dice_camera(session: Session, report: DemoReport, seed: int, say):
+    """The players' roll as the dice camera sees it: the dice tumble, come to rest and are read
+    (:class:`~tabletop.session.devices.DiceCameraInput`); if the camera cannot read them, the
+    host rolls for the table."""
+    import random
+
+    from rules.letter_dice_sets import DICE
+    from tabletop.session.devices import DiceCameraInput, SyntheticDiceCamera
+
+    camera = SyntheticDiceCamera(seed=seed)
+    feed = DiceCameraInput(session, camera)
+    clock = session.clock
+    throws = random.Random(seed)
+    say("   camera: synthetic photos of the dice with their printed labels, read by the roll watcher")
+
+    def roll() -> None:
+        faces = [throws.choice(die) for die in DICE[session.setup.language]]
+        camera.roll(faces)
+        results = []
+        for frame in range(16):
+            if frame == 3:
+                camera.settle()
+            try:
+                results = feed.feed(camera.read(), clock.now())
+            except Exception as error:          # a broken camera pipeline must not stop the game
+                say(f"           the dice camera failed ({type(error).__name__}: {error})")
+                break
+            if results:
+                break
+            clock.advance(0.25)  # type: ignore[attr-defined]  # the simulated table runs a SimClock
+        if results and results[-1].accepted:
+            report.camera_rolls += 1
+            return
+        say(f"           the camera did not read the roll ({feed.watcher.status}); the host rolls for the table")
+        session.submit({"type": "roll"}, source="host")
+    return roll

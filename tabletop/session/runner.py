@@ -1,8 +1,9 @@
 """Carry a simulated script's actions to the session, through whichever devices are attached.
 
-``buzz(player)`` and ``write(player, write_event)`` are the device paths (the demo sends presses
-through the serial buzzer box and words through the synthetic camera); by default they go
-straight to the session. After every wait the clock is allowed to act (:meth:`Session.tick`).
+``buzz(player)``, ``write(player, write_event)`` and ``roll()`` are the device paths (the demo
+sends presses through the serial buzzer box, words through the synthetic camera and rolls past
+the dice camera); by default they go straight to the session (a roll: the table rolls for the
+players). After every wait the clock is allowed to act (:meth:`Session.tick`).
 ``pace`` > 0 sleeps that many real seconds per table second, so a watcher of the scoreboard sees
 the timers count down.
 """
@@ -17,7 +18,8 @@ from tabletop.session.synthetic import Action
 
 
 def run_script(session: Session, actions: Iterable[Action], *, buzz: Callable | None = None,
-               write: Callable | None = None, say: Callable[[str], None] | None = None,
+               write: Callable | None = None, roll: Callable[[], None] | None = None,
+               say: Callable[[str], None] | None = None,
                pace: float = 0.0, max_actions: int = 5000) -> int:
     """Play ``actions``; return how many were carried out."""
     clock = session.clock
@@ -49,6 +51,8 @@ def run_script(session: Session, actions: Iterable[Action], *, buzz: Callable | 
                 session.submit(action.write, source=action.source)
             else:
                 write(action.player, action.write)
+        elif action.kind == "roll":
+            (roll or (lambda: session.submit({"type": "roll"}, source=action.source)))()
         else:
             raise ValueError(f"unknown action {action.kind!r}")
     return n

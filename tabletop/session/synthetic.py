@@ -18,7 +18,7 @@ from tabletop.session.planner import best_placement
 
 @dataclass
 class Action:
-    kind: str                      # 'wait', 'event', 'buzz', 'write'
+    kind: str                      # 'wait', 'event', 'buzz', 'write', 'roll' (the players roll the dice)
     seconds: float = 0.0
     event: dict | None = None
     player: str | None = None

@@ -1,5 +1,6 @@
-"""Cameras: the Pi camera (picamera2), a USB camera (OpenCV), and the synthetic camera that
-renders the printed board with the letters written so far (the simulated twin)."""
+"""Cameras: the Pi camera (picamera2), a USB camera (OpenCV), and the simulated twins: the
+synthetic camera that renders the printed board with the letters written so far, and the one
+that renders the dice tumbling and at rest."""
 
 from __future__ import annotations
 
@@ -31,6 +32,42 @@ class SyntheticCamera:
             from vision.synth.scene import render_scene
             self._frame = render_scene(self.board, self.letters, seed=self.seed, tilt_deg=self.tilt, glare=False)
             self.renders += 1
+        return self._frame
+
+
+class SyntheticDiceCamera:
+    """The dice camera's twin: the table before a roll, the dice tumbling, then at rest.
+
+    >>> cam = SyntheticDiceCamera(seed=1); cam.read().shape
+    (960, 1280, 3)
+    """
+
+    def __init__(self, *, seed: int = 0):
+        self.seed = seed
+        self.faces: tuple[str, ...] = ()
+        self.rolls = 0
+        self.moving = False
+        self._frame = None
+        self._tumbles = 0
+
+    def roll(self, faces) -> None:
+        """The dice are thrown: they tumble until :meth:`settle`."""
+        self.faces, self.moving, self._frame = tuple(faces), True, None
+        self.rolls += 1
+
+    def settle(self) -> None:
+        """The dice come to rest."""
+        self.moving, self._frame = False, None
+
+    def read(self):
+        from vision.synth.dicescene import dice_scene
+
+        layout = self.seed * 1000 + self.rolls
+        if self.moving:
+            self._tumbles += 1
+            return dice_scene(self.faces, seed=layout + 500_000 + self._tumbles, moving=True)
+        if self._frame is None:
+            self._frame = dice_scene(self.faces, seed=layout)
         return self._frame
 
 
