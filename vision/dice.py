@@ -92,7 +92,7 @@ def find_labels(gray: np.ndarray) -> list[np.ndarray]:
     min_area, max_area = (min(h, w) * 0.015) ** 2, (min(h, w) * 0.35) ** 2
     found: list[np.ndarray] = []
     for index in np.flatnonzero(hierarchy[0][:, 3] >= 0):      # holes: the light inside of a dark frame
-        contour = contours[index]
+        contour = contours[int(index)]
         x, y, bw, bh = cv2.boundingRect(contour)
         if bw * bh < min_area:
             continue

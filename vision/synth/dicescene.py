@@ -56,7 +56,7 @@ def dice_scene(faces: tuple[str, ...], *, seed: int = 0, size: tuple[int, int] =
         label *= np.array([rng.uniform(0.9, 1.0), rng.uniform(0.93, 1.0), 1.0], np.float32)   # paper's tint
         body = np.full((die_px, die_px, 3), colour, np.float32)
         stick = cv2.getRotationMatrix2D((side / 2, side / 2), rng.uniform(-6, 6), 1.0)
-        stick[:, 2] += (die_px - side) / 2 + rng.uniform(-0.04, 0.04, 2) * die_px
+        stick[:, 2] = stick[:, 2] + (die_px - side) / 2 + rng.uniform(-0.04, 0.04, 2) * die_px
         paper = cv2.warpAffine(np.ones((side, side), np.float32), stick, (die_px, die_px))[..., None]
         body = body * (1 - paper) + cv2.warpAffine(label, stick, (die_px, die_px)) * paper
         angle = rng.uniform(0, 360)
@@ -83,7 +83,7 @@ def dice_scene(faces: tuple[str, ...], *, seed: int = 0, size: tuple[int, int] =
         blob = np.zeros((table_h, table_w), np.float32)
         cv2.ellipse(blob, (int(cx), int(cy)), (die_px * 2, die_px), float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
         cv2.rectangle(blob, (int(cx), int(cy) - die_px // 2), (table_w, int(cy) + die_px // 2), 1.0, -1)
-        blob = cv2.GaussianBlur(blob, (0, 0), 4)
+        blob = np.asarray(cv2.GaussianBlur(blob, (0, 0), 4), np.float32)
         table = table * (1 - blob[..., None]) + skin * blob[..., None]
     w, h = size
     t = np.radians(tilt_deg * rng.uniform(0.5, 1.0))
@@ -98,8 +98,7 @@ def dice_scene(faces: tuple[str, ...], *, seed: int = 0, size: tuple[int, int] =
     photo *= (0.7 + 0.3 * (xx / w if rng.random() < 0.5 else 1 - xx / w))[..., None]
     gx, gy, gr = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h, rng.uniform(0.05, 0.12) * w
     photo += rng.uniform(30, 80) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gr * gr))[..., None]
-    photo = cv2.GaussianBlur(photo.astype(np.float32), (0, 0), rng.uniform(0.5, 1.3))
-    photo += 3 * rng.standard_normal(photo.shape, dtype=np.float32)
-    photo = np.clip(photo, 0, 255).astype(np.uint8)
-    ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 92))])   # a camera's JPEG
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else photo
+    blurred = np.asarray(cv2.GaussianBlur(photo.astype(np.float32), (0, 0), rng.uniform(0.5, 1.3)), np.float32)
+    shot = np.clip(blurred + 3 * rng.standard_normal(blurred.shape, dtype=np.float32), 0, 255).astype(np.uint8)
+    ok, jpeg = cv2.imencode(".jpg", shot, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 92))])   # a camera's JPEG
+    return np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR)) if ok else shot
