@@ -173,15 +173,10 @@ def best_words(lexicon: Lexicon, faces: Iterable[str], length: int, limit: int =
     >>> best_words(Lexicon(["cat", "act", "tac"]), "CAT", 3, rank={"CAT": 2.0, "ACT": 1.0}.get)
     ['CAT', 'ACT', 'TAC']
     """
-    have = Counter(faces)
-    jokers = have.pop(JOKER, 0)
-    found: list[tuple[int, float, str]] = []
-    for word in lexicon.words_of_length(length):
-        if not word.isalpha():
-            continue
-        missing = sum(max(0, n - have.get(ch, 0)) for ch, n in Counter(word).items())
-        if missing <= jokers:
-            found.append((missing, -(rank(word) or 0.0) if rank else 0.0, word))
+    from rules.roll_words import words_from_roll
+
+    found = [(jokers, -(rank(word) or 0.0) if rank else 0.0, word)
+             for word, jokers in words_from_roll(lexicon, faces, length).items()]
     return [w for _, _, w in sorted(found)[:limit]]
 
 

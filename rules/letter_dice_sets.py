@@ -11,7 +11,11 @@ words of every row length (3 to 8 letters):
 * **Ukrainian**: three vowel dice (А О Е И І У Я Ю Є Ї: Ukrainian words need more vowels), and
   four consonant dice on which the common consonants (Н Т Р К) stand on two or three dice, so a
   roll like the rule book's К О Т И Р А Н with the Joker can happen; Ц Щ Ф Ь are on no die (the
-  Joker stands in). Ґ and Г are different letters on one die; the apostrophe is no letter.
+  Joker stands in). Ґ and Г are different letters, on different dice; the apostrophe is no letter.
+
+Letters that look alike when small stand on different dice (Г and Ґ, І and Ї, И and Й, and in
+English M and W), so the camera, which knows each die by the marks on its printed labels
+(:mod:`vision.dicelabels`), never has to tell them apart by their shape alone.
 
 >>> len(DICE["en"]), all(len(die) == 6 for die in DICE["en"]), DICE["en"][-1]
 (8, True, ('*', '*', '*', '*', '*', '*'))
@@ -39,12 +43,12 @@ DICE: dict[str, tuple[tuple[str, ...], ...]] = {
     ),
     "uk": (
         ("А", "О", "Е", "И", "І", "У"),
-        ("А", "О", "И", "Я", "Ю", "Є"),
-        ("О", "А", "Е", "И", "І", "Ї"),
+        ("А", "О", "И", "Я", "Ю", "Ї"),
+        ("О", "А", "Е", "И", "І", "Є"),
         ("Н", "Т", "Р", "В", "К", "Л"),
         ("С", "М", "Д", "П", "Н", "Р"),
-        ("К", "Т", "Б", "Г", "Ґ", "З"),
-        ("Т", "Ж", "Х", "Ч", "Й", "Ш"),
+        ("К", "Т", "Б", "Г", "Ш", "З"),
+        ("Т", "Ж", "Х", "Ч", "Й", "Ґ"),
         (JOKER,) * 6,
     ),
 }

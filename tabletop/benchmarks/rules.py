@@ -1,4 +1,5 @@
-"""Time to validate and score one move on the SP board (budget: 1 ms on one core).
+"""Time to validate and score one move on the SP board (budget: 1 ms on one core), and letter
+dice's round scoring (6 players, <= 10 ms) and best-words lists (<= 200 ms).
 
 Plays seeded random games of eXtraDICTION SP (Speed) with the built-in English dictionary on
 the built-in 19x19 board, and times every ``Game.apply`` of a write: accepted moves (placement
@@ -82,6 +83,9 @@ def run(args) -> int:
     }
     result["within_budget"] = result["accepted_move"]["p99_us"] <= BUDGET_US and \
         result["rejected_move"]["p99_us"] <= BUDGET_US
+    if not getattr(args, "json", False):
+        print("Timing letter dice: scoring rounds of six players, best-words lists of rolls ...", flush=True)
+    result["letter_dice"] = measure_letter_dice(5 if getattr(args, "quick", False) else 40)
     if getattr(args, "json", False):
         print(json.dumps(result))
         return 0
@@ -92,4 +96,54 @@ def run(args) -> int:
               f"p95 {s['p95_us']:7.1f} us  p99 {s['p99_us']:7.1f} us  max {s['max_us']:7.1f} us")
     verdict = "within" if result["within_budget"] else "OVER"
     print(f"budget: {BUDGET_US:.0f} us per move (p99) -> {verdict} budget")
+    for language, d in result["letter_dice"].items():
+        s, b = d["score_round_6_players_ms"], d["best_words_ms"]
+        print(f"letter dice ({language}, {d['rolls']} rolls): scoring a round of 6 players median {s['median']:.2f} ms, "
+              f"p95 {s['p95']:.2f} ms (target <= 10 ms); best words for a roll (rows of 3-8 letters) median "
+              f"{b['median']:.1f} ms, p95 {b['p95']:.1f} ms (target <= 200 ms), the game's first roll "
+              f"{d['best_words_first_roll_ms']:.0f} ms (files the dictionary by letters once)")
     return 0
+
+
+def measure_letter_dice(rolls: int, seed: int = 1) -> dict:
+    """Letter dice, both languages: ms to score a round of six players (three words each, some
+    shared, some not words) and ms for a roll's best-words lists (five per row length, 3-8
+    letters, commonest first)."""
+    from rules.game import GameSetup as Setup
+    from rules.letter_dice import best_words
+    from rules.letter_dice_sets import DEFAULT_SHEET, DICE
+    from tabletop.lexicons import word_frequencies
+
+    players = ("Ann", "Ben", "Cai", "Dee", "Eve", "Fay")
+    rng = random.Random(seed)
+    out: dict = {}
+    for language in ("en", "uk"):
+        lexicon = builtin_lexicon(language)
+        rank = word_frequencies(language)
+        best_ms: list[float] = []
+        score_ms: list[float] = []
+        for n in range(rolls):
+            faces = [rng.choice(die) for die in DICE[language]]
+            start = time.perf_counter()
+            lists = {length: best_words(lexicon, faces, length, rank=rank) for length in sorted({sq for sq, _ in DEFAULT_SHEET})}
+            best_ms.append((time.perf_counter() - start) * 1000)
+            game = new_game(Setup("letter-dice", players, language=language, seed=n), None, lexicon)
+            game.apply({"type": "roll", "faces": faces})
+            for k, player in enumerate(players):
+                rows = rng.sample(range(1, len(DEFAULT_SHEET) + 1), 3)
+                for row in rows:
+                    words = lists[DEFAULT_SHEET[row - 1][0]]
+                    word = rng.choice(words) if words and rng.random() < 0.9 else "Q" * DEFAULT_SHEET[row - 1][0]
+                    game.apply({"type": "word", "player": player, "row": row, "word": word})
+            start = time.perf_counter()
+            game.apply({"type": "end_round"})
+            score_ms.append((time.perf_counter() - start) * 1000)
+        out[language] = {"rolls": rolls, "score_round_6_players_ms": _ms(score_ms),
+                         "best_words_first_roll_ms": round(best_ms[0], 1),   # files the dictionary by signature
+                         "best_words_ms": _ms(best_ms[1:] or best_ms)}
+    return out
+
+
+def _ms(samples: list[float]) -> dict:
+    return {"median": round(statistics.median(samples), 2), "p95": round(_percentile(samples, 0.95), 2),
+            "max": round(max(samples), 2)}
