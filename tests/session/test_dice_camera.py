@@ -36,7 +36,7 @@ def watch(session, camera, feed, frames=12, settle_after=3):
 
 def test_a_roll_at_rest_is_the_rounds_roll(table):
     session, camera, feed = table
-    faces = ("А", "Я", "Ї", "К", "П", "Ґ", "Ш", "*")
+    faces = ("А", "Ї", "Є", "К", "П", "Ш", "Ґ", "*")
     camera.roll(faces)
     results = watch(session, camera, feed)
     assert len(results) == 1 and results[0].accepted
@@ -59,7 +59,16 @@ def test_dice_rolled_while_the_sand_runs_are_not_played(table):
 
 def test_tumbling_dice_are_never_read(table):
     session, camera, feed = table
-    camera.roll(("І", "Є", "А", "Л", "Д", "З", "Ж", "*"))
+    camera.roll(("І", "Ю", "А", "Л", "Д", "З", "Ж", "*"))
     assert watch(session, camera, feed, frames=10, settle_after=99) == []
     assert session.game.round is None
     assert "moving" in session.devices["camera"]
+
+
+def test_the_hosts_next_button_rolls_for_the_table_when_a_roll_is_due(table):
+    from tabletop.session.devices import host_button
+
+    session, _, _ = table
+    result = host_button(session, "next")
+    assert result is not None and result.accepted and len(session.game.round.faces) == 8
+    assert host_button(session, "next") is None          # the sand runs: nothing to roll

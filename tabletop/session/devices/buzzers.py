@@ -79,12 +79,13 @@ class GpioPanel:
 
 
 HOST_BUTTONS = {"recognise": ("recognise",), "right": ("answer-right",), "wrong": ("answer-wrong",),
-                "next": ("clue", "clue-read")}
+                "next": ("clue", "clue-read", "roll")}
 
 
 def host_button(session: Session, name: str):
     """A physical host button: recognise the first hand, right, wrong, next (draw a card; once
-    it is read aloud, start the answers' 30 seconds). Finds the game's action by its key."""
+    it is read aloud, start the answers' 30 seconds; in letter dice, roll for the table). Finds
+    the game's action by its key."""
     for key in HOST_BUTTONS[name]:
         result = session.host_action(key, source="host-button")
         if result is not None:
