@@ -125,6 +125,8 @@ def _check_layer(name: str, rows_value: object, board_rows: int, board_cols: int
 def _bad_character(layer: str, ch: str) -> str | None:
     if layer == "values" and ch not in "0123456789":
         return f"{ch!r} is not a digit 0-9"
+    if layer == "letters" and not (ch == "." or "A" <= ch <= "Z"):
+        return f"{ch!r} is not a capital letter A-Z ('.' for a square without a picture)"
     if layer == "zones" and ch.isspace():
         return "a zone must be named by a non-space character ('.' for no zone)"
     if layer == "marks" and ch not in MARKS:
@@ -141,8 +143,9 @@ def _positive_int(data: dict[str, object], key: str, source: str) -> int:
     return value
 
 
-def parse_board(text: str, source: str = "<board>") -> Board:
-    """Parse a board from the TOML text of DESIGN.md; ``source`` names it in error messages.
+def parse_board(text: str, source: str = "<board>", required: tuple[str, ...] = REQUIRED_LAYERS) -> Board:
+    """Parse a board from the TOML text of DESIGN.md; ``source`` names it in error messages,
+    ``required`` are the layers its game reads (``Game.board_layers``).
 
     Raises :class:`BoardFormatError` naming the file, layer, row and column of the first problem:
     ragged rows, unknown characters, missing layers, a centre off the board.
@@ -161,9 +164,9 @@ def parse_board(text: str, source: str = "<board>") -> Board:
     raw_layers = data.get("layers")
     if not isinstance(raw_layers, dict):
         raise BoardFormatError("missing the [layers] table", source)
-    for required in REQUIRED_LAYERS:
-        if required not in raw_layers:
-            raise BoardFormatError(f"missing layer '{required}' in [layers]", source)
+    for layer in required:
+        if layer not in raw_layers:
+            raise BoardFormatError(f"missing layer '{layer}' in [layers]", source)
     layers = {key: _check_layer(key, value, rows, cols, source) for key, value in raw_layers.items()}
     center_value = data.get("center", [rows // 2, cols // 2])
     if (

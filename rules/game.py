@@ -214,6 +214,8 @@ class Game:
     max_players = 8
     #: False for a game played without a board (letter dice): ``board`` may then be ``None``
     needs_board = True
+    #: the board layers the game reads (a board file must have them)
+    board_layers: tuple[str, ...] = ("values", "zones")
 
     def __init__(self, setup: GameSetup, board: Board, lexicon: Lexicon):
         n = len(setup.players)

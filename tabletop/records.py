@@ -107,10 +107,10 @@ def resolve(record: Record, base: str | os.PathLike) -> tuple[Board | None, Lexi
     from rules.games import game_class
 
     try:
-        needs_board = game_class(record.game).needs_board
+        rules = game_class(record.game)
     except _Unknown as error:
         raise UserError(str(error)) from None
-    board = load_board(record.board, relative_to=base) if needs_board else None
+    board = load_board(record.board, relative_to=base, required=rules.board_layers) if rules.needs_board else None
     if record.lexicon:
         lexicon = load_wordlist(pathlib.Path(base) / record.lexicon)
     else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import pathlib
 
-from rules.board import Board, parse_board
+from rules.board import REQUIRED_LAYERS, Board, parse_board
 from rules.errors import BoardFormatError
 from tabletop.errors import UserError
 from tabletop.files import read_user_text
@@ -23,8 +23,10 @@ def builtin_boards() -> list[str]:
     return sorted(p.stem for p in BOARDS.glob("*.toml"))
 
 
-def load_board(name_or_path: str | os.PathLike, relative_to: str | os.PathLike | None = None) -> Board:
-    """A built-in board by name, or a TOML board file (a relative path is taken from ``relative_to``)."""
+def load_board(name_or_path: str | os.PathLike, relative_to: str | os.PathLike | None = None,
+               required: tuple[str, ...] = REQUIRED_LAYERS) -> Board:
+    """A built-in board by name, or a TOML board file (a relative path is taken from ``relative_to``);
+    ``required``: the layers the game reads (default: the crossword games')."""
     text_name = str(name_or_path)
     if text_name in builtin_boards():
         path = BOARDS / f"{text_name}.toml"
@@ -38,6 +40,6 @@ def load_board(name_or_path: str | os.PathLike, relative_to: str | os.PathLike |
             )
     text = read_user_text(path, "board file")
     try:
-        return parse_board(text, source=str(path if path.parent != BOARDS else path.name))
+        return parse_board(text, source=str(path if path.parent != BOARDS else path.name), required=required)
     except BoardFormatError as error:
         raise UserError(str(error)) from None

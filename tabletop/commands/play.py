@@ -36,7 +36,7 @@ def run(args) -> int:
         raise UserError(str(error)) from None
     board_ref = (args.board or spec.board or "") if spec.rules.needs_board else ""
     lexicon_ref = args.lexicon
-    board, lexicon = load_game_parts({"board": board_ref, "lexicon": lexicon_ref, "language": language})
+    board, lexicon = load_game_parts({"game": args.game, "board": board_ref, "lexicon": lexicon_ref, "language": language})
     deck = None
     host = args.host or config["web"]["host"]
     sock = WebServer.bind(host, config["web"]["port"] if args.port is None else args.port)   # before journaling

@@ -52,6 +52,9 @@ def print_board(args) -> int:
         board = load_board(args.game)
     elif args.game in _board_games():
         from tabletop.games import spec
+        if "values" not in spec(args.game).rules.board_layers:
+            raise UserError(f"the {spec(args.game).title} board (its pictures and coloured squares) cannot be printed "
+                            "yet; its layout is in tabletop/data/boards/" + f"{spec(args.game).board}.toml")
         board = load_board(spec(args.game).board or args.game)
     else:
         raise UserError(f"no board for {args.game!r}; choose one of: {', '.join(_board_games())} or a board .toml file")

@@ -40,6 +40,7 @@ class Demo:
     players: tuple[str, ...]
     script: DemoScript
     variant: str | None = None
+    options: tuple[tuple[str, Any], ...] = ()     # set-up options, e.g. (("pieces", "virtual"),)
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
         raise UserError(f"{game_id} has no demo yet")
     out = out or sys.stdout
     say = lambda text: print(text, file=out, flush=True)
-    board = load_board(spec.board) if spec.board else None
+    board = load_board(spec.board, required=spec.rules.board_layers) if spec.board else None
     if language not in spec.languages:
         from tabletop.errors import UserError
         raise UserError(f"{game_id} is played in {', '.join(spec.languages)}, not {language!r}")
@@ -74,7 +74,8 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
         journal_path = str(pathlib.Path(tempfile.mkdtemp(prefix="tabletop-demo-")) / "journal.sqlite")
     journal = Journal(journal_path)
     clock = SimClock()
-    setup = GameSetup(game_id, demo.players, variant=variant or demo.variant, seed=seed, language=language)
+    setup = GameSetup(game_id, demo.players, variant=variant or demo.variant, seed=seed, language=language,
+                      options=dict(demo.options))
     session = Session.create(journal, setup, spec.board or "", board=board, lexicon=lexicon, clock=clock,
                              deck=deck)
     say(f"== {game_id} ({setup.variant or 'standard'}) · players {', '.join(setup.players)} · game {session.game_id}")

@@ -1,0 +1,105 @@
+"""Sequence Letters at the table: whose turn it is, the board with its chips for the scoreboard,
+the letter and picture of every play said aloud, and the demo's young players (virtual cards).
+Registers the game with :mod:`tabletop.games`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Iterator
+
+from rules.sequence_letters import DIRECTIONS, SequenceLettersGame
+from rules.squares import Square
+from tabletop.games import Demo, GameSpec, register
+from tabletop.games.table import TableGame
+from tabletop.session.synthetic import Action
+
+COLOUR_NAMES = {"r": "red", "b": "blue", "g": "green", "y": "yellow", "o": "orange", "p": "purple"}
+
+
+class SequenceLettersTable(TableGame):
+    """Chips go on pictures in seat order; the table says each play aloud, slowly and simply."""
+
+    def writer(self, game: SequenceLettersGame) -> str | None:  # type: ignore[override]
+        return game.whose_turn()
+
+    def speech(self, game: SequenceLettersGame, event: dict[str, Any], message: str) -> list[str]:  # type: ignore[override]
+        return [message] if event.get("type") in ("play", "dead") and message else []
+
+    def status(self, game: SequenceLettersGame) -> str:  # type: ignore[override]
+        if game.over:
+            return f"{game.winner} made four in a row!" if game.winner else "The game is over."
+        player = game.whose_turn() or ""
+        colour = COLOUR_NAMES.get(game.chip_colours[game.side_of[player]], game.chip_colours[game.side_of[player]])
+        hand = f" Cards: {' '.join(game.hands[player])}." if game.virtual else ""
+        return f"{player}'s turn ({colour} chips).{hand}"
+
+    def summary(self, game: SequenceLettersGame) -> dict[str, Any]:  # type: ignore[override]
+        """The board as the scoreboard draws it: every square's letter, picture, colour and chip."""
+        board = game.board
+        squares = [[{"letter": board.cell("letters", Square(r, c)), "picture": game.picture(Square(r, c)),
+                     "color": board.cell("colors", Square(r, c))} for c in range(board.cols)] for r in range(board.rows)]
+        return {"grid": game.grid_rows(), "squares": squares, "turn": game.whose_turn(),
+                "sides": [{"players": list(side), "chips": game.chip_colours[k]} for k, side in enumerate(game.sides)],
+                "sequence": [[sq.row, sq.col] for sq in game.sequence], "winner": game.winner}
+
+
+def _run_after(game: SequenceLettersGame, square: Square, side: int) -> int:
+    """The longest line of ``side``'s chips through ``square`` if a chip of ``side`` went there."""
+    best = 1
+    for dr, dc in DIRECTIONS:
+        run = 1
+        for sign in (1, -1):
+            r, c = square.row + sign * dr, square.col + sign * dc
+            while game.chips.get(Square(r, c)) == side:
+                run, r, c = run + 1, r + sign * dr, c + sign * dc
+        best = max(best, run)
+    return best
+
+
+def choose_play(game: SequenceLettersGame, player: str, rng: random.Random) -> dict[str, Any] | None:
+    """A young player's move: the card and picture that make the longest line of her side's
+    chips, or that break the other side's longest; ``None`` with no card to play."""
+    side = game.side_of[player]
+    options: list[tuple[float, dict[str, Any]]] = []
+    for card in dict.fromkeys(game.hands[player]):
+        if card == "X":
+            for sq, owner in game.chips.items():
+                if owner != side:
+                    options.append((_run_after(game, sq, owner) - 0.5, {"card": "X", "row": sq.row, "col": sq.col}))
+            continue
+        for sq in game.open_pictures(card):
+            mine = _run_after(game, sq, side)
+            theirs = max((_run_after(game, sq, other) for other in range(len(game.sides)) if other != side), default=0)
+            value = max(mine, theirs - 0.25) - (0.3 if card == "Z" else 0.0) + rng.random() * 0.2
+            options.append((value, {"card": card, "row": sq.row, "col": sq.col}))
+    return max(options, key=lambda o: o[0])[1] if options else None
+
+
+def demo_script(get_game: Callable[[], Any], deck: Any, seed: int = 0) -> Iterator[Action]:
+    """Children at the table with the table's own cards: each turns in a dead card when she has
+    one, then puts a chip where it makes (or blocks) the longest line."""
+    rng = random.Random(seed)
+    while True:
+        game: SequenceLettersGame = get_game()
+        player = game.whose_turn()
+        if game.over or player is None:
+            return
+        yield Action("wait", 3.0 + rng.random() * 4)
+        dead = [c for c in game.hands[player] if game.is_dead(c)]
+        if dead and not game.dead_this_turn:
+            yield Action("event", event={"type": "dead", "player": player, "card": dead[0]}, source="host",
+                         note=f"{player}'s {dead[0]} card is dead")
+            continue
+        play = choose_play(game, player, rng)
+        if play is None:
+            yield Action("event", event={"type": "end"}, source="host", note="nobody can play: the game ends")
+            return
+        yield Action("event", event={"type": "play", "player": player, **play}, source=f"seat:{player}")
+
+
+register(GameSpec(
+    "sequence-letters", SequenceLettersTable(),
+    "a letter game for children of 4-7: chips on pictures that start with the card's letter, four in a row wins",
+    demo=Demo(("Ann", "Ben"), demo_script, options=(("pieces", "virtual"),)), board="sequence-letters",
+    photo=None, languages=("en",)))
