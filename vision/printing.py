@@ -94,15 +94,21 @@ def draw_board(board: Board, cell: float, *, origin=(0.0, 0.0), canvas: np.ndarr
             x, y = px(-0.2, r + 0.5)
             cv2.putText(canvas, text, (x - tw, y + th // 2), font, scale, (60, 60, 60), max(1, int(cell / 30)), cv2.LINE_AA)
     if markers:
-        lay_dict = aruco_dictionary()
-        for marker_id in range(4):
-            corners = lay.marker_corners(marker_id)
-            x0, y0 = px(*corners[0])
-            x1, y1 = px(*corners[2])
-            side = min(x1 - x0, y1 - y0)
-            img = cv2.aruco.generateImageMarker(lay_dict, marker_id, side)
-            canvas[y0:y0 + side, x0:x0 + side] = img[:, :, None]
+        draw_markers(canvas, lay, cell, origin)
     return canvas
+
+
+def draw_markers(canvas: np.ndarray, lay: Layout, cell: float, origin: tuple[float, float]) -> None:
+    """The four ArUco markers of ``lay`` round a grid whose top-left is at pixel ``origin``."""
+    ox, oy = origin
+    lay_dict = aruco_dictionary()
+    for marker_id in range(4):
+        corners = lay.marker_corners(marker_id)
+        x0, y0 = int(round(ox + corners[0][0] * cell)), int(round(oy + corners[0][1] * cell))
+        x1, y1 = int(round(ox + corners[2][0] * cell)), int(round(oy + corners[2][1] * cell))
+        side = min(x1 - x0, y1 - y0)
+        img = cv2.aruco.generateImageMarker(lay_dict, marker_id, side)
+        canvas[y0:y0 + side, x0:x0 + side] = img[:, :, None]
 
 
 def _draw_mark(canvas, mark, centre, cell):
@@ -132,12 +138,13 @@ def _draw_zone_lines(canvas, board: Board, px, thick):
             cv2.line(canvas, px(c, r + 1), px(c + 1, r + 1), (30, 30, 30), thick)
 
 
-def page_geometry(board: Board, paper: str = "A4", dpi: int = 200):
-    """``(page_w, page_h, cell_px, origin)`` for printing ``board`` on ``paper`` (portrait) at ``dpi``."""
+def page_geometry(board: Board, paper: str = "A4", dpi: int = 200, layout: Layout | None = None):
+    """``(page_w, page_h, cell_px, origin)`` for printing ``board`` on ``paper`` (portrait, or
+    landscape for a wide layout) at ``dpi``; ``layout`` defaults to the board's standard one."""
     if paper not in PAPER_MM:
         raise ValueError(f"paper must be one of {', '.join(PAPER_MM)}, not {paper!r}")
     w_mm, h_mm = PAPER_MM[paper]
-    lay = Layout(board.rows, board.cols)
+    lay = layout or Layout(board.rows, board.cols)
     landscape = lay.width > lay.height
     if landscape:
         w_mm, h_mm = h_mm, w_mm

@@ -52,9 +52,8 @@ def print_board(args) -> int:
         board = load_board(args.game)
     elif args.game in _board_games():
         from tabletop.games import spec
-        if "values" not in spec(args.game).rules.board_layers:
-            raise UserError(f"the {spec(args.game).title} board (its pictures and coloured squares) cannot be printed "
-                            "yet; its layout is in tabletop/data/boards/" + f"{spec(args.game).board}.toml")
+        if "letters" in spec(args.game).rules.board_layers:
+            return _print_picture_board(args)
         board = load_board(spec(args.game).board or args.game)
     else:
         raise UserError(f"no board for {args.game!r}; choose one of: {', '.join(_board_games())} or a board .toml file")
@@ -71,6 +70,27 @@ def print_board(args) -> int:
         title = f"{spec(args.game).title}: {board.name}" if spec(args.game).title not in board.name else board.name
     image, sidecar = save_print(board, out, paper=args.paper, dpi=args.dpi, title=title, legend=LEGEND)
     print(f"wrote {image} and {sidecar} ({board.rows}x{board.cols}, {args.paper}, {args.dpi} dpi)")
+    return 0
+
+
+def _print_picture_board(args) -> int:
+    """``print-board sequence-letters``: the pictures, their coloured squares and letters, markers."""
+    from vision.picture_board import print_picture_board
+    from vision.printing import write_page
+
+    from tabletop.games import spec
+    from tabletop.resources import load_board
+
+    game = spec(args.game)
+    board = load_board(game.board or args.game, required=game.rules.board_layers)
+    out = pathlib.Path(args.out)
+    if out.suffix.lower() not in (".png", ".pdf"):
+        raise UserError(f"--out must end in .png or .pdf, not {out.name!r}")
+    if not out.parent.exists():
+        raise UserError(f"no such directory: {out.parent}")
+    page, sidecar = print_picture_board(board, args.paper, args.dpi, title=game.title)
+    image, side = write_page(page, sidecar, out, args.dpi)
+    print(f"wrote {image} and {side} ({board.rows}x{board.cols} pictures, {args.paper}, {args.dpi} dpi)")
     return 0
 
 
