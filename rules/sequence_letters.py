@@ -279,6 +279,25 @@ class SequenceLettersGame(Game):
                         for c in range(self.board.cols)) for r in range(self.board.rows)]
 
 
+def four_in_a_row(rows: list[str] | tuple[str, ...], empty: str = ".") -> tuple[str | None, tuple[Square, ...]]:
+    """The chip colour with four in a line on a grid of chip codes (DESIGN.md's grid), and the
+    four squares (the first such line in reading order); ``(None, ())`` when there is none.
+
+    >>> four_in_a_row(["r...", ".r..", "..r.", "...r"])
+    ('r', (Square(row=0, col=0), Square(row=1, col=1), Square(row=2, col=2), Square(row=3, col=3)))
+    """
+    for r, row in enumerate(rows):
+        for c, code in enumerate(row):
+            if code == empty:
+                continue
+            for dr, dc in DIRECTIONS:
+                line = tuple(Square(r + k * dr, c + k * dc) for k in range(LINE))
+                if all(0 <= sq.row < len(rows) and 0 <= sq.col < len(rows[sq.row]) and rows[sq.row][sq.col] == code
+                       for sq in line):
+                    return code, line
+    return None, ()
+
+
 def _window(run: list[Square], square: Square) -> tuple[Square, ...]:
     """Four consecutive squares of ``run`` (sorted along its line) that hold ``square``."""
     at = run.index(square)

@@ -111,7 +111,10 @@ def picture_image(name: str, size: int) -> np.ndarray | None:
     """The picture called ``name`` (BGRA, ``size`` square): its emoji, or the drawing of it."""
     emoji = EMOJI.get(name.lower())
     image = emoji_image(emoji, size) if emoji else None
-    return image if image is not None else _drawn(name.lower(), size)
+    if image is None:
+        drawn = _drawn(name.lower(), 240)            # drawn large, then shrunk: the same look at every size
+        image = None if drawn is None else cv2.resize(drawn, (size, size), interpolation=cv2.INTER_AREA)
+    return image
 
 
 def _paste(canvas: np.ndarray, picture: np.ndarray, x: int, y: int) -> None:

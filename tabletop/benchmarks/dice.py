@@ -106,7 +106,7 @@ def measure_all(quick: bool, log: Callable[..., None] = print) -> list[dict]:
     """Both languages: 20 photos and 3 sequences each with ``quick``, else 300 and 20."""
     results = []
     for language in ("en", "uk"):
-        log(f"dice ({language}): reading photos ...", flush=True)
+        log(f"dice ({language}): reading photos ...")
         results.append(measure(language, 20 if quick else 300, 3 if quick else 20))
     return results
 

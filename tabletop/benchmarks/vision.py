@@ -1,6 +1,7 @@
 """Camera reading: letter, empty/ink and word accuracy on real handwriting from held-out writers,
 board-found rate under tilt/glare/hand, hand safety of the tracker, and ms per frame / per read,
-next to Tesseract on the same squares, and letter dice read from photos (:mod:`tabletop.benchmarks.dice`)
+next to Tesseract on the same squares, letter dice read from photos (:mod:`tabletop.benchmarks.dice`) and chips on
+the Sequence Letters board (:mod:`tabletop.benchmarks.chips`)
 — all measured in this run."""
 
 from __future__ import annotations
@@ -343,6 +344,9 @@ def run(args) -> int:
     from tabletop.benchmarks.dice import measure_all
 
     out["dice"] = measure_all(quick, log)
+    from tabletop.benchmarks import chips
+
+    out["chips"] = chips.measure_all(quick, log)
     out["seconds"] = round(time.time() - t0, 1)
     if getattr(args, "json", False):
         print(json.dumps(out, indent=1, default=float))
@@ -395,4 +399,7 @@ def _print(out):
     from tabletop.benchmarks.dice import print_lines
 
     print_lines(out["dice"])
+    from tabletop.benchmarks import chips
+
+    chips.print_lines(out["chips"])
     print(f"  ({out['seconds']} s)")

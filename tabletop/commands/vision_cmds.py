@@ -145,9 +145,13 @@ def _other_board(image, game: str) -> str | None:
     for spec in games():
         if spec.game_id == game or spec.board is None or spec.photo is None:
             continue
-        other = load_board(spec.board)
+        other = load_board(spec.board, required=spec.rules.board_layers)
+        markers = None
+        if "letters" in spec.rules.board_layers:        # the picture board's closer markers
+            from vision.chips import ChipReader
+            markers = ChipReader.markers_for(other)
         try:
-            locate(image, other.rows, other.cols)
+            locate(image, other.rows, other.cols, marker_corners=markers)
         except VisionError:
             continue
         return spec.game_id
@@ -168,6 +172,8 @@ def score(args) -> int:
                         f"{', '.join(_photo_games())}")
     if game.photo == "dice":
         return _score_dice(args)
+    if game.photo == "chips":
+        return _score_chips(args)
     board = _board(args)
     image = _image(args.photo)
     markers = None
@@ -224,6 +230,37 @@ def score(args) -> int:
     return 0
 
 
+def _score_chips(args) -> int:
+    """``score --game sequence-letters``: each picture's chip (DESIGN.md's grid), and the line of
+    four when one is on the board."""
+    from rules.sequence_letters import four_in_a_row
+    from vision.chips import ChipReader
+    from vision.errors import VisionError
+
+    from tabletop.games import spec
+    from tabletop.resources import load_board
+
+    rules = spec(args.game).rules
+    board = load_board(args.board or spec(args.game).board or args.game, required=rules.board_layers)
+    image = _image(args.photo)
+    try:
+        read = ChipReader(board).read(image)
+    except VisionError as error:
+        raise UserError(str(error), exit_code=3) from None
+    code, line = four_in_a_row(read.rows)
+    if args.json:
+        data: dict = {"grid": list(read.rows)}
+        if code:
+            data.update(winner=code, sequence=[[sq.row, sq.col] for sq in line])
+        print(json.dumps(data))
+    else:
+        print(f"{board.name}: read by {read.located.method}")
+        for r, row in enumerate(read.rows):
+            print(f"{r + 1:>3} {' '.join(row)}")
+        print(f"four in a row: {code} on " + ", ".join(sq.name for sq in line) if code else "no four in a row")
+    return 0
+
+
 def _score_dice(args) -> int:
     """``score --game letter-dice``: the faces the dice show, one a die in the set's order."""
     from rules.letter_dice_sets import DICE
@@ -250,7 +287,8 @@ score.arguments = lambda p: (
     p.add_argument("--game", default="extradiction-sp", help=f"the game: {', '.join(_photo_games())}"),
     p.add_argument("--board", help="a board .toml file (instead of the game's built-in board)"),
     p.add_argument("--json", action="store_true",
-                   help='print {"grid": [...], "words": [...], "score": N} ({"faces": [...]} for letter-dice)'),
+                   help='print {"grid": [...], "words": [...], "score": N} ({"faces": [...]} for letter-dice; '
+                        '{"grid": [...], "winner": ...} for sequence-letters)'),
     p.add_argument("--calibration", help="a file from 'tabletop calibrate' (board with stick-on markers)"),
     p.add_argument("--lexicon", help="a word list (one word a line) instead of the built-in dictionary"),
     p.add_argument("--language", default="en", help="built-in dictionary language, and the dice set of letter-dice (en, uk)"),

@@ -102,4 +102,4 @@ register(GameSpec(
     "sequence-letters", SequenceLettersTable(),
     "a letter game for children of 4-7: chips on pictures that start with the card's letter, four in a row wins",
     demo=Demo(("Ann", "Ben"), demo_script, options=(("pieces", "virtual"),)), board="sequence-letters",
-    photo=None, languages=("en",)))
+    photo="chips", languages=("en",)))

@@ -1,0 +1,126 @@
+"""Reading the chips on a printed Sequence Letters board: per picture square, no chip or a chip
+of one of the sides' colours, whatever picture is printed under it.
+
+The board is found by its four markers (:func:`vision.locate.locate`, with the picture board's
+layout) and warped top-down. The reader knows what the printed board looks like there (it
+draws the same page, :func:`vision.picture_board.draw_picture_board`), so a square is judged by
+how its middle differs from the printed picture, after matching the square's brightness and
+colour balance to the print by its white paper: a chip hides most of the middle under one
+colour, the picture under it does not matter (a red chip on the red apple differs from the apple
+in shape, shading and hue). The chip's colour is the nearest of the chip colours (in Lab's
+a*, b*) of the pixels that changed most.
+
+>>> from tabletop.resources import load_board
+>>> from rules.squares import Square
+>>> from vision.synth.chipscene import chip_scene
+>>> board = load_board("sequence-letters", required=("letters", "colors"))
+>>> read = ChipReader(board).read(chip_scene(board, {Square(0, 0): "r", Square(2, 5): "b"}, seed=2))
+>>> read.rows[0], read.rows[2]
+('r.......', '.....b..')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from rules.board import Board
+from rules.squares import Square
+from vision.layout import MARKER_IDS, Layout
+from vision.locate import MARGIN, Located, locate
+from vision.picture_board import GAP_CELLS, MARKER_CELLS, draw_picture_board
+
+#: chip colours (BGR, as printed plastic looks under white light), by code: red, blue, green
+CHIP_COLOURS = {"r": (45, 45, 205), "b": (190, 95, 35), "g": (70, 160, 40)}
+#: a square holds a chip when this share of its middle differs from the print
+CHIP_SHARE = 0.12
+#: a pixel differs from the print by this much (Lab distance, 0..~300)
+CHANGED = 55.0
+#: both the print and the photo are blurred this much (pixels of a 48-pixel square) before they
+#: are compared: the print's fine lines never line up to the pixel; a chip is a large blot
+BLUR = 2.5
+
+
+@dataclass(frozen=True)
+class ChipsRead:
+    """What is on the board: ``rows`` as DESIGN.md's grid (``.`` or a chip's code), per square
+    the share of its middle that changed (``coverage``), and where the board was found."""
+
+    rows: tuple[str, ...]
+    coverage: np.ndarray
+    located: Located
+
+    def chip(self, square: Square) -> str | None:
+        code = self.rows[square.row][square.col]
+        return None if code == "." else code
+
+
+class ChipReader:
+    """Reads the chips on one printed picture board (see the module docstring)."""
+
+    def __init__(self, board: Board, colours: dict[str, tuple[int, int, int]] | None = None, *, cell: int = 48):
+        self.board, self.cell = board, cell
+        self.colours = dict(colours or CHIP_COLOURS)
+        self.markers = self.markers_for(board)
+        from rules.sequence_letters import _pictures
+
+        width, height = int(round((board.cols + 2 * MARGIN) * cell)), int(round((board.rows + 2 * MARGIN) * cell))
+        reference = np.full((height, width, 3), 255, np.uint8)
+        draw_picture_board(board, _pictures(board), float(cell), (MARGIN * cell, MARGIN * cell), reference)
+        self.reference = cv2.GaussianBlur(reference, (0, 0), BLUR * cell / 48)
+        self._reference_lab = cv2.cvtColor(self.reference, cv2.COLOR_BGR2LAB).astype(np.float32)
+        yy, xx = np.mgrid[0:cell, 0:cell]
+        centre = (cell - 1) / 2
+        self._middle = (xx - centre) ** 2 + (yy - centre) ** 2 <= (0.27 * cell) ** 2
+        self._paper = np.zeros((cell, cell), bool)           # white paper: the band right of the letter's square
+        self._paper[int(cell * 0.06):int(cell * 0.3), int(cell * 0.36):int(cell * 0.92)] = True
+        chips = np.array([list(v) for v in self.colours.values()], np.uint8).reshape(-1, 1, 3)
+        self._chip_ab = cv2.cvtColor(chips, cv2.COLOR_BGR2LAB).reshape(-1, 3)[:, 1:].astype(np.float32)
+        self._codes = list(self.colours)
+
+    @staticmethod
+    def markers_for(board: Board) -> dict[int, np.ndarray]:
+        """Where the picture board's markers are printed, in cells from the grid's top left."""
+        layout = Layout(board.rows, board.cols, marker=MARKER_CELLS, gap=GAP_CELLS)
+        return {i: layout.marker_corners(i) for i in MARKER_IDS}
+
+    def read(self, frame: np.ndarray) -> ChipsRead:
+        """The chips in ``frame`` (BGR). Raises :class:`vision.errors.BoardNotFound` when the
+        board's markers are not seen, :class:`vision.errors.BadImage` for what is no image."""
+        located = locate(frame, self.board.rows, self.board.cols, cell=self.cell, marker_corners=self.markers)
+        top = cv2.GaussianBlur(located.warp(frame), (0, 0), BLUR * self.cell / 48)
+        rows_n, cols_n, c, m = self.board.rows, self.board.cols, self.cell, int(MARGIN * self.cell)
+        seen = _cells(top[m:m + rows_n * c, m:m + cols_n * c].astype(np.float32), rows_n, cols_n, c)
+        printed = _cells(self.reference[m:m + rows_n * c, m:m + cols_n * c].astype(np.float32), rows_n, cols_n, c)
+        # each square's brightness and colour balance matched to the print by its white paper
+        gain = np.median(seen[:, :, self._paper], axis=2) / np.maximum(np.median(printed[:, :, self._paper], axis=2), 1)
+        balanced = np.clip(seen / np.maximum(gain, 0.05)[:, :, None, None, :], 0, 255).astype(np.uint8)
+        lab = cv2.cvtColor(_image(balanced), cv2.COLOR_BGR2LAB).astype(np.float32)
+        diff = np.linalg.norm(lab - self._reference_lab[m:m + rows_n * c, m:m + cols_n * c], axis=2)
+        changed = (_cells(diff[..., None], rows_n, cols_n, c)[..., 0] > CHANGED) & self._middle
+        coverage = changed.sum(axis=(2, 3)) / self._middle.sum()
+        lab_cells = _cells(lab, rows_n, cols_n, c)
+        rows: list[str] = []
+        for r in range(rows_n):
+            line = []
+            for col in range(cols_n):
+                if self.board.cell("letters", Square(r, col)) == "." or coverage[r, col] < CHIP_SHARE:
+                    line.append(".")
+                    continue
+                ab = np.median(lab_cells[r, col][changed[r, col]][:, 1:], axis=0)
+                line.append(self._codes[int(np.argmin(np.linalg.norm(self._chip_ab - ab, axis=1)))])
+            rows.append("".join(line))
+        return ChipsRead(tuple(rows), coverage, located)
+
+
+def _cells(image: np.ndarray, rows: int, cols: int, cell: int) -> np.ndarray:
+    """A grid image (rows*cell x cols*cell x channels) as (rows, cols, cell, cell, channels)."""
+    return image.reshape(rows, cell, cols, cell, -1).transpose(0, 2, 1, 3, 4)
+
+
+def _image(cells: np.ndarray) -> np.ndarray:
+    """The inverse of :func:`_cells`."""
+    rows, cols, cell, _, channels = cells.shape
+    return np.ascontiguousarray(cells.transpose(0, 2, 1, 3, 4).reshape(rows * cell, cols * cell, channels))

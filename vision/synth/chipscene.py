@@ -1,0 +1,83 @@
+"""Synthetic photos of the printed Sequence Letters board with chips on it (tests and the
+benchmark only): the page as printed, round chips (a rim, a highlight, a shadow) on some
+pictures, a little off centre, then the page photographed in perspective with light falling
+off to one side, a glare spot, blur, noise and JPEG; optionally a hand over part of the board.
+
+>>> from tabletop.resources import load_board
+>>> from rules.squares import Square
+>>> board = load_board("sequence-letters", required=("letters", "colors"))
+>>> chip_scene(board, {Square(0, 0): "r"}, seed=1).shape
+(960, 1280, 3)
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from rules.board import Board
+from rules.squares import Square
+
+#: chip colours as they look (BGR), by code: red, blue, green
+CHIP_BGR = {"r": (45, 45, 205), "b": (190, 95, 35), "g": (70, 160, 40)}
+
+
+_PAGES: dict[tuple, tuple[np.ndarray, list[list[int]]]] = {}
+
+
+def _page(board: Board, dpi: int) -> tuple[np.ndarray, list[list[int]]]:
+    """The printed page of ``board`` and its squares' boxes (remembered: printing takes a while)."""
+    from vision.picture_board import print_picture_board
+
+    key = (board.name, tuple(board.layers["letters"]), tuple(board.layers["colors"]), dpi)
+    if key not in _PAGES:
+        page, side = print_picture_board(board, dpi=dpi)
+        _PAGES[key] = (page, side["cells"])
+    return _PAGES[key]
+
+
+def chip_scene(board: Board, chips: dict[Square, str], *, seed: int = 0, size: tuple[int, int] = (1280, 960),
+               tilt_deg: float = 35.0, hand: bool = False, dpi: int = 110) -> np.ndarray:
+    """A BGR photo of the printed ``board`` with ``chips`` (square -> colour code) on it."""
+    from vision.synth.scene import camera_homography
+
+    rng = np.random.default_rng(seed)
+    page, cells = _page(board, dpi)
+    page = page.astype(np.float32)
+    for sq, code in chips.items():
+        x0, y0, x1, y1 = cells[sq.row * board.cols + sq.col]
+        cell = x1 - x0
+        cx = x0 + cell / 2 + rng.uniform(-0.08, 0.08) * cell
+        cy = y0 + cell / 2 + rng.uniform(-0.08, 0.08) * cell
+        radius = cell * rng.uniform(0.3, 0.36)
+        colour = np.array(CHIP_BGR[code], np.float32) * rng.uniform(0.85, 1.1) + rng.normal(0, 8, 3)
+        disc = np.zeros(page.shape[:2], np.float32)
+        cv2.circle(disc, (int(cx + 3), int(cy + 3)), int(radius), 1.0, -1, cv2.LINE_AA)      # its shadow
+        page *= (1 - 0.35 * cv2.GaussianBlur(disc, (0, 0), 3))[..., None]
+        disc[:] = 0
+        cv2.circle(disc, (int(cx), int(cy)), int(radius), 1.0, -1, cv2.LINE_AA)
+        rim = np.zeros_like(disc)
+        cv2.circle(rim, (int(cx), int(cy)), int(radius * 0.8), 1.0, max(1, int(radius * 0.08)), cv2.LINE_AA)
+        shine = np.zeros_like(disc)
+        cv2.circle(shine, (int(cx - radius * 0.35), int(cy - radius * 0.35)), int(radius * 0.2), 1.0, -1, cv2.LINE_AA)
+        chip = colour * (1 - 0.25 * rim[..., None]) + 70 * cv2.GaussianBlur(shine, (0, 0), 2)[..., None]
+        page = page * (1 - disc[..., None]) + chip * disc[..., None]
+    w, h = size
+    homography = camera_homography(page.shape[1], page.shape[0], size, tilt_deg * rng.uniform(0.4, 1.0), rng, fill=0.95)
+    table = np.array([70, 95, 120], np.float32) + rng.normal(0, 6, 3).astype(np.float32)
+    photo = cv2.warpPerspective(page, homography, size, borderValue=tuple(float(v) for v in table))
+    if hand:
+        blob = np.zeros((h, w), np.float32)
+        hx, hy = rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h
+        cv2.ellipse(blob, (int(hx), int(hy)), (int(w * 0.12), int(h * 0.09)), float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        cv2.rectangle(blob, (int(hx), int(hy - h * 0.05)), (w, int(hy + h * 0.05)), 1.0, -1)
+        blob = np.asarray(cv2.GaussianBlur(blob, (0, 0), 5), np.float32)
+        photo = photo * (1 - blob[..., None]) + np.array([120, 150, 205], np.float32) * blob[..., None]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    photo *= (0.65 + 0.35 * (xx / w if rng.random() < 0.5 else 1 - xx / w))[..., None]
+    gx, gy, gr = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h, rng.uniform(0.04, 0.1) * w
+    photo += rng.uniform(40, 90) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gr * gr))[..., None]
+    blurred = np.asarray(cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.5, 1.2)), np.float32)
+    shot = np.clip(blurred + 3 * rng.standard_normal(blurred.shape, dtype=np.float32), 0, 255).astype(np.uint8)
+    ok, jpeg = cv2.imencode(".jpg", shot, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 92))])
+    return np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR)) if ok else shot
