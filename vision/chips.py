@@ -38,15 +38,23 @@ CHIP_COLOURS = {"r": (45, 45, 205), "b": (190, 95, 35), "g": (70, 160, 40)}
 CHIP_SHARE = 0.12
 #: a pixel differs from the print by this much (Lab distance, 0..~300)
 CHANGED = 55.0
+#: changed pixels further than this (Lab a*b*) from every chip colour are no chip: a hand, a
+#: sleeve, a card put down on the board (the square reads ``?``, occluded)
+MAX_AB_DISTANCE = 40.0
 #: both the print and the photo are blurred this much (pixels of a 48-pixel square) before they
 #: are compared: the print's fine lines never line up to the pixel; a chip is a large blot
 BLUR = 2.5
 
 
+#: a square covered by something that is no chip
+OCCLUDED = "?"
+
+
 @dataclass(frozen=True)
 class ChipsRead:
-    """What is on the board: ``rows`` as DESIGN.md's grid (``.`` or a chip's code), per square
-    the share of its middle that changed (``coverage``), and where the board was found."""
+    """What is on the board: ``rows`` as DESIGN.md's grid (``.`` or a chip's code, ``?`` for a
+    square covered by something else), per square the share of its middle that changed
+    (``coverage``), and where the board was found."""
 
     rows: tuple[str, ...]
     coverage: np.ndarray
@@ -54,7 +62,12 @@ class ChipsRead:
 
     def chip(self, square: Square) -> str | None:
         code = self.rows[square.row][square.col]
-        return None if code == "." else code
+        return None if code in (".", OCCLUDED) else code
+
+    @property
+    def occluded(self) -> list[Square]:
+        """The squares covered by something that is no chip (a hand over the board)."""
+        return [Square(r, c) for r, row in enumerate(self.rows) for c, code in enumerate(row) if code == OCCLUDED]
 
 
 class ChipReader:
@@ -110,7 +123,9 @@ class ChipReader:
                     line.append(".")
                     continue
                 ab = np.median(lab_cells[r, col][changed[r, col]][:, 1:], axis=0)
-                line.append(self._codes[int(np.argmin(np.linalg.norm(self._chip_ab - ab, axis=1)))])
+                distance = np.linalg.norm(self._chip_ab - ab, axis=1)
+                best = int(np.argmin(distance))
+                line.append(self._codes[best] if distance[best] <= MAX_AB_DISTANCE else OCCLUDED)
             rows.append("".join(line))
         return ChipsRead(tuple(rows), coverage, located)
 

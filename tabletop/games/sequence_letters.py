@@ -95,7 +95,7 @@ def demo_script(get_game: Callable[[], Any], deck: Any, seed: int = 0) -> Iterat
         if play is None:
             yield Action("event", event={"type": "end"}, source="host", note="nobody can play: the game ends")
             return
-        yield Action("event", event={"type": "play", "player": player, **play}, source=f"seat:{player}")
+        yield Action("write", player=player, write={"type": "play", "player": player, **play}, source=f"seat:{player}")
 
 
 register(GameSpec(

@@ -196,6 +196,8 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
     roll = None
     if camera and spec.photo == "dice":
         roll = _dice_camera(session, report, seed, say)
+    if camera and spec.photo == "chips" and board is not None:
+        write = _chip_camera(session, report, seed, say)
 
     script = demo.script(lambda: session.game, deck, seed=seed)
     try:
@@ -242,6 +244,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
     report.seconds = time.monotonic() - started
     say(f"   {report.events} events ({report.rejected} refused), {report.table_seconds:.0f} s of table time, "
         + (f"{report.camera_rolls} rolls read by the camera, " if spec.photo == "dice" else
+           f"{report.camera_writes} chips seen by the camera, " if spec.photo == "chips" else
            f"{report.camera_writes} words read by the camera, ")
         + f"{report.presses} presses through the buzzer box, "
         f"played in {report.seconds:.1f} s")
@@ -284,3 +287,47 @@ def _dice_camera(session: Session, report: DemoReport, seed: int, say):
         say(f"           the camera did not read the roll ({feed.watcher.status}); the host rolls for the table")
         session.submit({"type": "roll"}, source="host")
     return roll
+
+
+def _chip_camera(session: Session, report: DemoReport, seed: int, say):
+    """A child's chip as the camera sees it: a hand over the board, then the board with the chip
+    (or without the chip an X took off), read by the chip watcher; if the camera does not see
+    it, the host enters the play."""
+    from rules.squares import Square
+    from tabletop.session.devices import ChipCameraInput, SyntheticChipCamera
+
+    camera = SyntheticChipCamera(session.board, seed=seed)
+    feed = ChipCameraInput(session, camera)
+    clock = session.clock
+    say("   camera: synthetic photos of the printed picture board, chips read by the chip watcher")
+
+    def on_board() -> dict:
+        game = session.game
+        return {sq: game.chip_colours[side] for sq, side in game.chips.items()}  # type: ignore[attr-defined]
+
+    def place(player: str, planned: dict) -> None:
+        game = session.game
+        chips = on_board()
+        square = Square(planned["row"], planned["col"])
+        if planned["card"] == "X":
+            chips.pop(square, None)
+        else:
+            chips[square] = game.chip_colours[game.side_of[player]]  # type: ignore[attr-defined]
+        camera.show(chips)
+        results = []
+        try:
+            for frame in [camera.hand_frame()] * 2 + [camera.read()] * 8:
+                results = feed.feed(frame, clock.now())
+                if results:
+                    break
+                clock.advance(0.3)  # type: ignore[attr-defined]  # the simulated table runs a SimClock
+        except Exception as error:                  # a broken camera pipeline must not stop the game
+            say(f"           the camera failed ({type(error).__name__}: {error})")
+        if results and results[-1].accepted and results[-1].event.get("card") == planned["card"]:
+            report.camera_writes += 1
+            return
+        if not results:
+            say(f"           the camera did not see the chip ({feed.watcher.status}); the host enters the play")
+            session.submit(planned, source="host")
+        feed.watcher.committed = list(session.game.state()["grid"])
+    return place

@@ -18,7 +18,7 @@ from tabletop.session.planner import best_placement
 
 @dataclass
 class Action:
-    kind: str                      # 'wait', 'event', 'buzz', 'write', 'roll' (the players roll the dice)
+    kind: str                      # 'wait', 'event', 'buzz', 'write' (a word written, a chip put down), 'roll'
     seconds: float = 0.0
     event: dict | None = None
     player: str | None = None

@@ -42,8 +42,8 @@ def chip_scene(board: Board, chips: dict[Square, str], *, seed: int = 0, size: t
     from vision.synth.scene import camera_homography
 
     rng = np.random.default_rng(seed)
-    page, cells = _page(board, dpi)
-    page = page.astype(np.float32)
+    printed, cells = _page(board, dpi)
+    page = printed.astype(np.float32)
     for sq, code in chips.items():
         x0, y0, x1, y1 = cells[sq.row * board.cols + sq.col]
         cell = x1 - x0
@@ -51,17 +51,21 @@ def chip_scene(board: Board, chips: dict[Square, str], *, seed: int = 0, size: t
         cy = y0 + cell / 2 + rng.uniform(-0.08, 0.08) * cell
         radius = cell * rng.uniform(0.3, 0.36)
         colour = np.array(CHIP_BGR[code], np.float32) * rng.uniform(0.85, 1.1) + rng.normal(0, 8, 3)
-        disc = np.zeros(page.shape[:2], np.float32)
-        cv2.circle(disc, (int(cx + 3), int(cy + 3)), int(radius), 1.0, -1, cv2.LINE_AA)      # its shadow
-        page *= (1 - 0.35 * cv2.GaussianBlur(disc, (0, 0), 3))[..., None]
+        # drawn in a window round the chip only
+        wx0, wy0 = max(0, int(cx - 2 * radius)), max(0, int(cy - 2 * radius))
+        window = page[wy0:int(cy + 2 * radius), wx0:int(cx + 2 * radius)]
+        at = (int(cx) - wx0, int(cy) - wy0)
+        disc = np.zeros(window.shape[:2], np.float32)
+        cv2.circle(disc, (at[0] + 3, at[1] + 3), int(radius), 1.0, -1, cv2.LINE_AA)      # its shadow
+        window *= (1 - 0.35 * cv2.GaussianBlur(disc, (0, 0), 3))[..., None]
         disc[:] = 0
-        cv2.circle(disc, (int(cx), int(cy)), int(radius), 1.0, -1, cv2.LINE_AA)
+        cv2.circle(disc, at, int(radius), 1.0, -1, cv2.LINE_AA)
         rim = np.zeros_like(disc)
-        cv2.circle(rim, (int(cx), int(cy)), int(radius * 0.8), 1.0, max(1, int(radius * 0.08)), cv2.LINE_AA)
+        cv2.circle(rim, at, int(radius * 0.8), 1.0, max(1, int(radius * 0.08)), cv2.LINE_AA)
         shine = np.zeros_like(disc)
-        cv2.circle(shine, (int(cx - radius * 0.35), int(cy - radius * 0.35)), int(radius * 0.2), 1.0, -1, cv2.LINE_AA)
+        cv2.circle(shine, (int(at[0] - radius * 0.35), int(at[1] - radius * 0.35)), int(radius * 0.2), 1.0, -1, cv2.LINE_AA)
         chip = colour * (1 - 0.25 * rim[..., None]) + 70 * cv2.GaussianBlur(shine, (0, 0), 2)[..., None]
-        page = page * (1 - disc[..., None]) + chip * disc[..., None]
+        window[:] = window * (1 - disc[..., None]) + chip * disc[..., None]
     w, h = size
     homography = camera_homography(page.shape[1], page.shape[0], size, tilt_deg * rng.uniform(0.4, 1.0), rng, fill=0.95)
     table = np.array([70, 95, 120], np.float32) + rng.normal(0, 6, 3).astype(np.float32)

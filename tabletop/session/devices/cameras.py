@@ -71,6 +71,33 @@ class SyntheticDiceCamera:
         return self._frame
 
 
+class SyntheticChipCamera:
+    """The camera's twin over the Sequence Letters board: the printed board with the chips on
+    it, and a child's hand over it while a chip goes down."""
+
+    def __init__(self, board, *, seed: int = 0):
+        self.board, self.seed = board, seed
+        self.chips: dict = {}
+        self._frame = None
+        self._hands = 0
+
+    def show(self, chips: dict) -> None:
+        if chips != self.chips:
+            self.chips, self._frame = dict(chips), None
+
+    def hand_frame(self):
+        from vision.synth.chipscene import chip_scene
+
+        self._hands += 1
+        return chip_scene(self.board, self.chips, seed=self.seed, hand=True)
+
+    def read(self):
+        if self._frame is None:
+            from vision.synth.chipscene import chip_scene
+            self._frame = chip_scene(self.board, self.chips, seed=self.seed)
+        return self._frame
+
+
 class OpenCVCamera:
     """A USB camera through OpenCV (``index`` 0 = the first)."""
 

@@ -1,0 +1,83 @@
+"""Frames from a camera over the Sequence Letters board, through the chip watcher, becoming the
+plays they show: a chip put down is a ``play`` of the picture's letter by the player whose turn
+it is (``Z`` when she holds no such card but a Z, with the table's own cards); a chip taken off
+is an ``X``."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from tabletop.session.core import Session
+
+
+class ChipCameraInput:
+    """Frames -> :class:`vision.chipwatch.ChipWatcher` -> ``play`` events for the player whose turn it is."""
+
+    def __init__(self, session: Session, camera: Any, *, still_seconds: float = 0.6):
+        from vision.chips import ChipReader
+        from vision.chipwatch import ChipWatcher
+
+        if session.board is None:
+            raise ValueError(f"{session.setup.game} has no board for the camera to read")
+        self.session, self.camera = session, camera
+        self.watcher = ChipWatcher(ChipReader(session.board), baseline=session.game.state().get("grid"),
+                                   still_seconds=still_seconds)
+        self.plays = 0
+        self.failure: str | None = None
+        self._stop = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def event_for(self, change: Any) -> dict[str, Any] | None:
+        """The play a chip change stands for (``None``: nobody's turn, the game is over)."""
+        game = self.session.game
+        player = game.whose_turn()
+        if player is None:
+            return None
+        square = change.square
+        if change.after is None:
+            card = "X"
+        else:
+            card = game.board.cell("letters", square)
+            hand = getattr(game, "hands", {}).get(player)
+            if hand and card not in hand and "Z" in hand:
+                card = "Z"
+        return {"type": "play", "player": player, "card": card, "row": square.row, "col": square.col}
+
+    def feed(self, frame: Any, t: float) -> list:
+        """One frame at table time ``t``; returns the session's results of the plays it saw."""
+        changes = self.watcher.feed(frame, t)
+        self.session.set_device("camera", self.watcher.status)
+        results = []
+        for change in sorted(changes, key=lambda c: c.after is not None):   # chips taken off first
+            event = self.event_for(change)
+            if event is None:
+                continue
+            event["t"] = t
+            self.plays += 1
+            results.append(self.session.submit(event, source="camera"))
+        if results:                                  # what the rules accepted is the board now
+            self.watcher.committed = list(self.session.game.state()["grid"])
+        return results
+
+    def run_in_background(self, fps: float = 8.0) -> None:
+        def loop() -> None:
+            while not self._stop.is_set():
+                try:
+                    frame = self.camera.read()
+                    if frame is not None:
+                        self.feed(frame, self.session.clock.now())
+                    self.failure = None
+                except Exception as error:        # keep watching: the next frame may read
+                    if self.failure is None:
+                        print(f"tabletop: camera: {error}")
+                        self.session.set_device("camera", f"camera trouble: {error}")
+                    self.failure = repr(error)
+                self._stop.wait(1.0 / fps)
+        self.thread = threading.Thread(target=loop, name="chip-camera", daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self.thread:
+            self.thread.join(timeout=2)

@@ -1,0 +1,69 @@
+"""The camera over the Sequence Letters board: a chip put down is the play of that picture's
+letter by the player whose turn it is, a chip taken off is an X, a hand over the board is no
+play; and the demo's whole game goes through it."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from rules.game import GameSetup
+from rules.lexicon import Lexicon
+from rules.squares import Square
+from tabletop.resources import load_board
+from tabletop.session import Journal, Session, SimClock
+from tabletop.session.devices import ChipCameraInput, SyntheticChipCamera
+
+pytestmark = pytest.mark.vision
+BOARD = load_board("sequence-letters", required=("letters", "colors"))
+
+
+@pytest.fixture
+def table(tmp_path):
+    session = Session.create(Journal(tmp_path / "j.sqlite"), GameSetup("sequence-letters", ("Ann", "Ben")),
+                             "sequence-letters", board=BOARD, lexicon=Lexicon([]), clock=SimClock(), game_id="seq")
+    camera = SyntheticChipCamera(BOARD, seed=5)
+    yield session, camera, ChipCameraInput(session, camera)
+    session.journal.close()
+
+
+def watch(session, camera, feed, frames):
+    results = []
+    for frame in frames:
+        results += feed.feed(frame, session.clock.now())
+        session.clock.advance(0.3)
+    return results
+
+
+def test_chips_put_down_and_taken_off_are_plays(table):
+    session, camera, feed = table
+    watch(session, camera, feed, [camera.read()] * 6)                     # the empty board, settled
+    camera.show({Square(0, 1): "r"})                                       # Ann's chip on the balloon
+    results = watch(session, camera, feed, [camera.hand_frame()] * 4 + [camera.read()] * 6)
+    assert [r.event["card"] for r in results] == ["B"] and results[0].accepted
+    assert session.journal.entries("seq")[-1].source == "camera"
+    camera.show({})                                                        # Ben's X takes it off
+    results = watch(session, camera, feed, [camera.hand_frame()] * 2 + [camera.read()] * 6)
+    assert [(r.event["player"], r.event["card"]) for r in results] == [("Ben", "X")] and results[0].accepted
+    assert session.game.chips == {}
+
+
+def test_a_hand_held_over_the_board_is_no_play(table):
+    session, camera, feed = table
+    watch(session, camera, feed, [camera.read()] * 6)
+    camera.show({Square(2, 2): "r"})
+    assert watch(session, camera, feed, [camera.hand_frame()] * 12) == []
+    assert "covered" in session.devices["camera"] or "moving" in session.devices["camera"]
+
+
+@pytest.mark.slow
+def test_the_demo_plays_every_chip_past_the_camera(tmp_path):
+    from tabletop.session.demo import play_demo
+
+    out = io.StringIO()
+    report = play_demo("sequence-letters", seed=3, serve=False, buzzer_box=False, out=out,
+                       record=str(tmp_path / "game.json"), journal_path=str(tmp_path / "j.sqlite"))
+    plays = sum(1 for line in out.getvalue().splitlines() if " camera " in line and ("puts a chip" in line or " takes " in line))
+    assert report.winner is not None and report.camera_writes == plays > 3
+    assert report.replay_totals == report.totals

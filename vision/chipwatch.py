@@ -1,0 +1,94 @@
+"""Watching the Sequence Letters board: a video stream in, chip changes out (a chip put down, a
+chip taken off), once each, never from a frame with a hand over the board.
+
+Every frame is compared, shrunk and blurred, with the one before: a change anywhere restarts
+the wait. When the picture has been still for ``still_seconds`` the chips are read; a second
+read ``still_seconds`` later must agree, and no square may be covered by something that is no
+chip, before the board is compared with the last one committed. The first agreeing read is the
+baseline (unless one is given).
+
+>>> from rules.squares import Square
+>>> from tabletop.resources import load_board
+>>> from vision.chips import ChipReader
+>>> from vision.synth.chipscene import chip_scene
+>>> board = load_board("sequence-letters", required=("letters", "colors"))
+>>> watcher = ChipWatcher(ChipReader(board), baseline=["." * 8] * 6, still_seconds=0.5)
+>>> frames = [chip_scene(board, {}, seed=1, hand=True), chip_scene(board, {Square(0, 1): "b"}, seed=1)]
+>>> [c for t, f in enumerate(frames[:1] * 3 + frames[1:] * 6) for c in watcher.feed(f, t * 0.25)]
+[ChipChange(square=Square(row=0, col=1), before=None, after='b', t=1.75)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from rules.squares import Square
+from vision.chips import ChipReader
+from vision.errors import VisionError
+
+#: a grey level change (0..255, on the shrunk picture) that counts as movement
+MOTION_LEVEL = 14.0
+
+
+@dataclass(frozen=True)
+class ChipChange:
+    """A chip put on ``square`` (``before`` None) or taken off it (``after`` None)."""
+
+    square: Square
+    before: str | None
+    after: str | None
+    t: float
+
+
+class ChipWatcher:
+    """Frames (and their times, seconds) -> :class:`ChipChange` s; ``status`` in words."""
+
+    def __init__(self, reader: ChipReader, *, baseline: list[str] | None = None, still_seconds: float = 0.6):
+        self.reader, self.still_seconds = reader, still_seconds
+        self.committed: list[str] | None = list(baseline) if baseline is not None else None
+        self.status = "waiting for the board"
+        self._previous: np.ndarray | None = None
+        self._still_since: float | None = None
+        self._candidate: tuple[str, ...] | None = None
+        self._candidate_t = 0.0
+
+    def feed(self, frame: np.ndarray, t: float) -> list[ChipChange]:
+        """One frame taken at ``t``; the changes this frame confirms (usually none)."""
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        small = cv2.GaussianBlur(cv2.resize(grey, (160, 120), interpolation=cv2.INTER_AREA), (5, 5), 0)
+        moved = self._previous is None or self._previous.shape != small.shape or \
+            float(cv2.absdiff(small, self._previous).max()) > MOTION_LEVEL
+        self._previous = small
+        if moved:
+            self._still_since, self._candidate = t, None
+            self.status = "something is moving over the board"
+            return []
+        if self._still_since is None or t - self._still_since < self.still_seconds:
+            return []
+        if self._candidate is not None and t - self._candidate_t < self.still_seconds:
+            return []
+        try:
+            read = self.reader.read(frame)
+        except VisionError as error:
+            self._candidate, self.status = None, str(error)
+            return []
+        if read.occluded:
+            self._candidate = None
+            self.status = f"{len(read.occluded)} pictures covered (a hand over the board?)"
+            return []
+        if self._candidate != read.rows:
+            self._candidate, self._candidate_t = read.rows, t
+            return []
+        self._candidate_t = t
+        if self.committed is None:
+            self.committed, self.status = list(read.rows), "watching the board"
+            return []
+        changes = [ChipChange(Square(r, c), None if old == "." else old, None if new == "." else new, t)
+                   for r, (old_row, new_row) in enumerate(zip(self.committed, read.rows))
+                   for c, (old, new) in enumerate(zip(old_row, new_row)) if old != new]
+        self.committed = list(read.rows)
+        self.status = "watching the board"
+        return changes
