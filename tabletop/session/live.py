@@ -21,8 +21,8 @@ CONSOLE_HELP = """Type at the host console (or use the host page):
 
 def open_devices(session: Session, config: dict, say) -> list:
     """Attach the configured inputs and outputs; return their closers."""
-    from tabletop.session.devices import (CameraInput, DiceCameraInput, GpioPanel, SerialBuzzers, TableOutputs,
-                                          open_camera, sand_timer_on_mock_pins)
+    from tabletop.session.devices import (CameraInput, ChipCameraInput, DiceCameraInput, GpioPanel, SerialBuzzers,
+                                          TableOutputs, open_camera, sand_timer_on_mock_pins)
     closers: list = []
     lights = None
     extra: dict[str, Any] = {}
@@ -49,9 +49,11 @@ def open_devices(session: Session, config: dict, say) -> list:
     if cam_kind not in ("none", "synthetic"):
         camera = open_camera(cam_kind, int(config["camera"].get("index", 0)))
         from tabletop.games import spec as game_spec
-        dice = game_spec(session.setup.game).photo == "dice"
+        photo = game_spec(session.setup.game).photo
+        dice = photo == "dice"
         if camera is not None:
-            feed = DiceCameraInput(session, camera) if dice else CameraInput(session, camera)
+            feed = DiceCameraInput(session, camera) if dice else ChipCameraInput(session, camera) \
+                if photo == "chips" else CameraInput(session, camera)
             feed.run_in_background(float(config["camera"].get("fps", 8.0)))
             closers.insert(0, feed.close)
             say(f"camera: {type(camera).__name__}" + (" over the dice (labels from 'tabletop print-dice')" if dice else ""))
