@@ -50,3 +50,13 @@ def test_quick_benchmark_has_the_dice_lines(capsys):
         assert r["per_die"] >= 0.9 and 0 <= r["per_roll"] <= r["per_die"]
         assert r["rolls_at_rest"] == r["sequences"]
         assert 0 < r["ms_per_read"] < 1000
+
+
+def test_quick_benchmark_has_the_chips_lines(capsys):
+    from tabletop.benchmarks import chips
+
+    assert chips.run(argparse.Namespace(quick=True, json=True)) == 0
+    out = json.loads(capsys.readouterr().out)["chips"]
+    assert out["changes_from_hand_frames"] == 0 and out["changes_right"] == out["sequences"]
+    assert out["per_square"] >= 0.99 and out["board_not_found"] == 0
+    assert 0 < out["ms_per_steady_frame"] < out["ms_per_read"] < 10_000
