@@ -178,7 +178,8 @@ class SequenceLettersGame(Game):
         message = f"{card}, {self.picture(square)}! {player} puts a chip on the {self.picture(square)}."
         if line:
             self.sequence, self.ended = line, True
-            return Outcome(message + f" Four in a row: {self.side_name(side)} wins!")
+            pictures = ", ".join(self.picture(sq) for sq in line)
+            return Outcome(message + f" Four in a row: {pictures}. {self.side_name(side)} wins!")
         return Outcome(message)
 
     def _take(self, player: str, side: int, square: Square) -> Outcome:

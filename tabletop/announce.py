@@ -30,6 +30,9 @@ class Announcer:
                  voice_name: str | None = None):
         self.voice = voice and espeak_path() is not None
         self.language, self.speed = language, speed
+        table_rate = getattr(getattr(session, "table", None), "speech_rate", None)
+        if table_rate:
+            self.speed = min(speed, int(table_rate))     # a game for small children is said slowly
         self.voice_name = voice_name or VOICES.get(language, language)
         self.spoken: list[str] = []
         self._queue: queue.Queue = queue.Queue()

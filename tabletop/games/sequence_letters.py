@@ -20,11 +20,23 @@ COLOUR_NAMES = {"r": "red", "b": "blue", "g": "green", "y": "yellow", "o": "oran
 class SequenceLettersTable(TableGame):
     """Chips go on pictures in seat order; the table says each play aloud, slowly and simply."""
 
+    speech_rate = 120
+
     def writer(self, game: SequenceLettersGame) -> str | None:  # type: ignore[override]
         return game.whose_turn()
 
     def speech(self, game: SequenceLettersGame, event: dict[str, Any], message: str) -> list[str]:  # type: ignore[override]
-        return [message] if event.get("type") in ("play", "dead") and message else []
+        """The play, then whose turn it is and, with the table's cards, a dead card to turn in."""
+        if event.get("type") not in ("play", "dead") or not message:
+            return []
+        lines = [message]
+        player = game.whose_turn()
+        if player is not None and event.get("type") == "play":
+            lines.append(f"{player}, it is your turn.")
+            dead = [c for c in dict.fromkeys(game.hands.get(player, [])) if game.is_dead(c)]
+            if dead:
+                lines.append(f"Your {dead[0]} card is dead: both its pictures have chips. Turn it in for a new one.")
+        return lines
 
     def status(self, game: SequenceLettersGame) -> str:  # type: ignore[override]
         if game.over:
@@ -32,7 +44,9 @@ class SequenceLettersTable(TableGame):
         player = game.whose_turn() or ""
         colour = COLOUR_NAMES.get(game.chip_colours[game.side_of[player]], game.chip_colours[game.side_of[player]])
         hand = f" Cards: {' '.join(game.hands[player])}." if game.virtual else ""
-        return f"{player}'s turn ({colour} chips).{hand}"
+        dead = [c for c in dict.fromkeys(game.hands.get(player, [])) if game.is_dead(c)]
+        hint = f" The {dead[0]} card is dead: turn it in for a new one." if dead and not game.dead_this_turn else ""
+        return f"{player}'s turn ({colour} chips).{hand}{hint}"
 
     def summary(self, game: SequenceLettersGame) -> dict[str, Any]:  # type: ignore[override]
         """The board as the scoreboard draws it: every square's letter, picture, colour and chip."""

@@ -55,6 +55,8 @@ class TableGame:
     uses_buzzers = False
     uses_clue_deck = False
     uses_sand_timer = False
+    #: espeak-ng's words a minute for this game (``None``: the announcer's own)
+    speech_rate: int | None = None
 
     def buzz(self, game: Game, player: str) -> dict[str, Any] | None:
         """The event a buzz-in press by ``player`` stands for now (``None``: it means nothing)."""

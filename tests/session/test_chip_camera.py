@@ -67,3 +67,16 @@ def test_the_demo_plays_every_chip_past_the_camera(tmp_path):
     plays = sum(1 for line in out.getvalue().splitlines() if " camera " in line and ("puts a chip" in line or " takes " in line))
     assert report.winner is not None and report.camera_writes == plays > 3
     assert report.replay_totals == report.totals
+
+
+def test_the_table_says_each_play_whose_turn_and_a_refusal_slowly(table):
+    from tabletop.announce import Announcer
+
+    session, _, _ = table
+    announcer = Announcer(session, voice=False)
+    assert announcer.speed == 120
+    session.submit({"type": "play", "player": "Ann", "card": "B", "row": 4, "col": 2}, source="host")
+    session.submit({"type": "play", "player": "Ben", "card": "D", "row": 0, "col": 0}, source="host")
+    assert announcer.spoken[:2] == ["B, bike! Ann puts a chip on the bike.", "Ben, it is your turn."]
+    assert announcer.spoken[-1] == "That is the apple (A1); D is for duck or drum."
+    announcer.close()
