@@ -50,9 +50,12 @@ class SequenceLettersTable(TableGame):
 
     def summary(self, game: SequenceLettersGame) -> dict[str, Any]:  # type: ignore[override]
         """The board as the scoreboard draws it: every square's letter, picture, colour and chip."""
+        from vision.picture_board import EMOJI
+
         board = game.board
         squares = [[{"letter": board.cell("letters", Square(r, c)), "picture": game.picture(Square(r, c)),
-                     "color": board.cell("colors", Square(r, c))} for c in range(board.cols)] for r in range(board.rows)]
+                     "color": board.cell("colors", Square(r, c)), "emoji": EMOJI.get(game.picture(Square(r, c)).lower())}
+                    for c in range(board.cols)] for r in range(board.rows)]
         return {"grid": game.grid_rows(), "squares": squares, "turn": game.whose_turn(),
                 "sides": [{"players": list(side), "chips": game.chip_colours[k]} for k, side in enumerate(game.sides)],
                 "sequence": [[sq.row, sq.col] for sq in game.sequence], "winner": game.winner}
