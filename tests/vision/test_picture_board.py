@@ -51,3 +51,14 @@ def test_a_board_without_picture_names_prints_its_letters(tmp_path):
     page, side = print_picture_board(board, dpi=80)
     assert side["pictures"] == ["A", "B", "B", None] and page.shape[0] > 0
     assert np.isfinite(page).all()
+
+
+def test_print_cards_prints_the_whole_deck_with_a_sidecar(tmp_path, capsys):
+    assert main(["print-cards", "sequence-letters", "--out", str(tmp_path / "cards.pdf"), "--dpi", "80"]) == 0
+    assert (tmp_path / "cards.pdf").read_bytes().startswith(b"%PDF")
+    side = json.loads((tmp_path / "cards.pdf.json").read_text())
+    cards = [c["card"] for c in side["cards"]]
+    assert len(cards) == 52 and cards.count("X") == cards.count("Z") == 2 and cards.count("Q") == 2
+    assert {c["color"] for c in side["cards"] if c["card"] == "A"} == {"r"}
+    assert main(["print-cards", "extradiction"]) == 2
+    assert "no deck to print" in capsys.readouterr().err

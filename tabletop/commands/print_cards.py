@@ -1,0 +1,58 @@
+"""``print-cards``: the Sequence Letters deck as a printable PDF (or PNG pages), with a sidecar."""
+
+from __future__ import annotations
+
+import io
+import json
+import pathlib
+
+from tabletop.cli import command
+from tabletop.errors import UserError
+
+
+@command("print-cards", "print a game's deck of cards (Sequence Letters) as a PDF, or PNG pages, with a JSON sidecar")
+def print_cards(args) -> int:
+    from vision.cardprint import card_pages
+    from vision.printing import sidecar_path
+
+    from tabletop.games import spec
+    from tabletop.resources import load_board
+
+    game = spec(args.game)
+    if "letters" not in game.rules.board_layers or game.board is None:
+        raise UserError(f"{args.game} has no deck to print; print-cards prints the Sequence Letters deck")
+    out = pathlib.Path(args.out or f"{args.game}-cards.pdf")
+    if out.suffix.lower() not in (".png", ".pdf"):
+        raise UserError(f"--out must end in .pdf or .png, not {out.name!r}")
+    if not out.parent.exists():
+        raise UserError(f"no such directory: {out.parent}")
+    board = load_board(args.board or game.board, required=game.rules.board_layers)
+    pages, sidecar = card_pages(board, dpi=args.dpi)
+    if out.suffix.lower() == ".pdf":
+        import cv2
+        from PIL import Image
+
+        images = [Image.fromarray(cv2.cvtColor(page, cv2.COLOR_BGR2RGB)) for page in pages]
+        buffer = io.BytesIO()
+        images[0].save(buffer, "PDF", resolution=float(args.dpi), save_all=True, append_images=images[1:])
+        out.write_bytes(buffer.getvalue())
+        written = [out]
+    else:
+        import cv2
+
+        written = [out.with_name(f"{out.stem}-{k}.png") for k in range(1, len(pages) + 1)]
+        for path, page in zip(written, pages):
+            cv2.imwrite(str(path), page)
+    side = sidecar_path(out)
+    side.write_text(json.dumps(sidecar) + "\n", encoding="utf-8")
+    print(f"wrote {', '.join(str(p) for p in written)} and {side}: {len(sidecar['cards'])} cards on {len(pages)} pages "
+          f"of 50x70 mm cards; print at 100 %")
+    return 0
+
+
+print_cards.arguments = lambda p: (
+    p.add_argument("game", help="the game: sequence-letters"),
+    p.add_argument("--out", help="a .pdf (all pages) or .png (one file a page); default GAME-cards.pdf"),
+    p.add_argument("--board", help="a board .toml file: its pictures' letters make the deck"),
+    p.add_argument("--dpi", type=int, default=200, help="resolution (default 200)"),
+)
