@@ -34,7 +34,7 @@ class CameraReads(SessionBase):
             writer = self.table.writer(self.game)
             if writer is None:
                 return None
-            self.pending_reads.append({**detection, "type": "write", "player": writer})
+            self.pending_reads.append({"type": "write", **detection, "player": writer})   # a chip's read is a play
             self._publish({"kind": "camera", "pending": len(self.pending_reads)})
             return None
 

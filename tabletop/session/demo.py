@@ -323,6 +323,14 @@ def _chip_camera(session: Session, report: DemoReport, seed: int, say):
                 clock.advance(0.3)  # type: ignore[attr-defined]  # the simulated table runs a SimClock
         except Exception as error:                  # a broken camera pipeline must not stop the game
             say(f"           the camera failed ({type(error).__name__}: {error})")
+        if not results and session.pending_reads:     # a chip only a Z explains: the host confirms it
+            read = session.pending_reads[0]
+            if (read.get("row"), read.get("col"), read.get("card")) == (planned["row"], planned["col"], planned["card"]):
+                say("           the camera saw a chip where only a Z card fits; the host confirms the Z")
+                results = [session.confirm_read(0)]
+                report.confirmed_reads += 1
+            else:
+                session.discard_read(0)
         if results and results[-1].accepted and results[-1].event.get("card") == planned["card"]:
             report.camera_writes += 1
             return

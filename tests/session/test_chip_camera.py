@@ -80,3 +80,28 @@ def test_the_table_says_each_play_whose_turn_and_a_refusal_slowly(table):
     assert announcer.spoken[:2] == ["B, bike! Ann puts a chip on the bike.", "Ben, it is your turn."]
     assert announcer.spoken[-1] == "That is the apple (A1); D is for duck or drum."
     announcer.close()
+
+
+def test_a_chip_only_a_z_explains_waits_for_the_host(tmp_path):
+    from rules.sequence_letters import SequenceLettersGame
+
+    seed = next(s for s in range(200) if "Z" in SequenceLettersGame(
+        GameSetup("sequence-letters", ("Ann", "Ben"), seed=s, options={"pieces": "virtual"}), BOARD, None).hands["Ann"])
+    session = Session.create(Journal(tmp_path / "j.sqlite"), GameSetup("sequence-letters", ("Ann", "Ben"), seed=seed,
+                             options={"pieces": "virtual"}), "sequence-letters", board=BOARD, lexicon=Lexicon([]),
+                             clock=SimClock(), game_id="seqz")
+    try:
+        hand = session.game.hands["Ann"]
+        square = next(Square(r, c) for r in range(6) for c in range(8) if BOARD.cell("letters", Square(r, c)) not in hand)
+        camera = SyntheticChipCamera(BOARD, seed=2)
+        feed = ChipCameraInput(session, camera)
+        watch(session, camera, feed, [camera.read()] * 6)
+        camera.show({square: "r"})
+        assert watch(session, camera, feed, [camera.read()] * 8) == []
+        assert session.pending_reads and session.pending_reads[0]["card"] == "Z"
+        result = session.confirm_read(0)
+        entry = session.journal.entries("seqz")[-1]
+        assert result.accepted and session.game.chips == {square: 0}
+        assert entry.source == "camera+host" and entry.body["card"] == "Z"
+    finally:
+        session.journal.close()

@@ -1,7 +1,8 @@
 """Frames from a camera over the Sequence Letters board, through the chip watcher, becoming the
 plays they show: a chip put down is a ``play`` of the picture's letter by the player whose turn
-it is (``Z`` when she holds no such card but a Z, with the table's own cards); a chip taken off
-is an ``X``."""
+it is; a chip taken off is an ``X``. With the table's own cards, a chip on a picture whose letter
+the player does not hold is a ``Z`` if she holds one, and that waits for the host to confirm
+(the host page's camera reads, or ``confirm`` at the console)."""
 
 from __future__ import annotations
 
@@ -55,6 +56,9 @@ class ChipCameraInput:
                 continue
             event["t"] = t
             self.plays += 1
+            if event["card"] == "Z":                 # the picture's letter could not be the card: the host confirms
+                self.session.camera_read(event, needs_confirmation=True)
+                continue
             results.append(self.session.submit(event, source="camera"))
         if results:                                  # what the rules accepted is the board now
             self.watcher.committed = list(self.session.game.state()["grid"])
