@@ -43,10 +43,24 @@ class SequenceLettersTable(TableGame):
             return f"{game.winner} made four in a row!" if game.winner else "The game is over."
         player = game.whose_turn() or ""
         colour = COLOUR_NAMES.get(game.chip_colours[game.side_of[player]], game.chip_colours[game.side_of[player]])
-        hand = f" Cards: {' '.join(game.hands[player])}." if game.virtual else ""
         dead = [c for c in dict.fromkeys(game.hands.get(player, [])) if game.is_dead(c)]
         hint = f" The {dead[0]} card is dead: turn it in for a new one." if dead and not game.dead_this_turn else ""
-        return f"{player}'s turn ({colour} chips).{hand}{hint}"
+        return f"{player}'s turn ({colour} chips).{hint}"   # her cards are on her own page only
+
+    def seat_view(self, game: SequenceLettersGame, seat: str) -> dict[str, Any]:  # type: ignore[override]
+        """With the table's own cards, the seat's hand as picture cards (nobody else's)."""
+        if not game.virtual or seat not in game.hands:
+            return {}
+        from vision.picture_board import EMOJI
+
+        pictures: dict[str, list[dict[str, Any]]] = {}
+        colours: dict[str, str] = {}
+        for sq in game.pictures:
+            letter = game.board.cell("letters", sq)
+            pictures.setdefault(letter, []).append({"name": game.picture(sq), "emoji": EMOJI.get(game.picture(sq).lower())})
+            colours.setdefault(letter, game.board.cell("colors", sq))
+        return {"cards": [{"card": c, "color": colours.get(c), "pictures": pictures.get(c, []), "dead": game.is_dead(c)}
+                          for c in game.hands[seat]]}
 
     def summary(self, game: SequenceLettersGame) -> dict[str, Any]:  # type: ignore[override]
         """The board as the scoreboard draws it: every square's letter, picture, colour and chip."""

@@ -96,6 +96,10 @@ class TableGame:
         """Extra public scoreboard fields."""
         return {}
 
+    def seat_view(self, game: Game, seat: str) -> dict[str, Any]:
+        """What only ``seat``'s own page shows (Sequence Letters: her cards); ``{}`` by default."""
+        return {}
+
     def status(self, game: Game) -> str:
         """Where the game stands, in one plain sentence for the scoreboard ('Ben writes the answer.')."""
         if game.over:

@@ -202,7 +202,8 @@ def make_app(session: Session) -> Starlette:
                     and seat != view.get("answering") and seat not in view.get("hands", []),
                     "board": None if board is None else {"rows": board.rows, "cols": board.cols},
                     "paused": view["paused"], "dice": view.get("dice"), "sheet": view.get("sheet"),
-                    "free_rows": (view.get("free_rows") or {}).get(seat), "reveal": view.get("reveal")}
+                    "free_rows": (view.get("free_rows") or {}).get(seat), "reveal": view.get("reveal"),
+                    **session.table.seat_view(session.game, seat)}
 
         return JSONResponse(await run_in_threadpool(build))
 

@@ -3,6 +3,7 @@ where the camera (or the host) put it, and the winning line marked."""
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 
@@ -41,6 +42,28 @@ def test_the_board_shows_pictures_chips_and_the_line(tmp_path, browser):
         folder = os.environ.get("TABLETOP_SHOTS")
         if folder:
             page.screenshot(path=str(pathlib.Path(folder) / "page-sequence-scoreboard.png"), full_page=True)
+    finally:
+        page.context.close()
+        server.stop()
+        session.journal.close()
+
+
+def test_each_seat_sees_its_own_picture_cards_and_nobody_elses(tmp_path, browser):
+    board = load_board("sequence-letters", required=("letters", "colors"))
+    session = Session.create(Journal(tmp_path / "j.sqlite"), GameSetup("sequence-letters", ("Ann", "Ben"), seed=4,
+                             options={"pieces": "virtual"}), "sequence-letters", board=board, lexicon=Lexicon([]),
+                             clock=SimClock(), game_id="seqv")
+    server = WebServer(session).start()
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
+    try:
+        page.goto(f"{server.url}/seat?token={session.tokens['seats']['Ann']}")
+        page.wait_for_selector("#cards .pcard")
+        shown = [page.locator("#cards .pcard").nth(k).get_attribute("data-card") for k in range(5)]
+        assert shown == session.game.hands["Ann"]
+        public = json.loads(page.evaluate("async () => JSON.stringify(await (await fetch('/api/state')).json())"))
+        assert "cards" not in public and "Cards" not in public["status"]            # the scoreboard shows no hand
+        letter = next(c for c in shown if c not in ("X", "Z"))
+        assert "dead" not in page.locator(f"#cards .pcard[data-card='{letter}']").first.get_attribute("class")
     finally:
         page.context.close()
         server.stop()
