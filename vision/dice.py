@@ -73,8 +73,10 @@ def _order(quad: np.ndarray) -> np.ndarray:
 
 
 def find_labels(gray: np.ndarray) -> list[np.ndarray]:
-    """The labels' inner squares (four corners each, clockwise) in a grey photo: the light holes
-    of dark, square frames, of plausible size (a letter's own hole, inside a label, is left out).
+    """Candidate labels' inner squares (four corners each, clockwise) in a grey photo: the light
+    holes of dark outlines that are squares of plausible size, seen in any perspective. Some are
+    no label (a white die's body round its label, a letter's counter): the reader keeps, of
+    candidates nested in one another, the one that best matches a face.
 
     >>> find_labels(np.full((100, 100), 200, np.uint8))
     []
@@ -157,7 +159,7 @@ def _best_of_nested(quads: list[np.ndarray], score: np.ndarray) -> np.ndarray:
 
 
 def _canonical(gray: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The label's inside, warped to CANON x CANON and stretched to full contrast."""
+    """The label's inside, warped to CANON x CANON and blurred a little (as the templates are)."""
     target = np.array([(0, 0), (CANON - 1, 0), (CANON - 1, CANON - 1), (0, CANON - 1)], np.float32)
     patch = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(quad, target), (CANON, CANON),
                                 flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
