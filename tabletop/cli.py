@@ -83,7 +83,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help_text = _COMMANDS[name][0] if name in _COMMANDS else index[name][1]
         parser_for = sub.add_parser(name, help=help_text, description=help_text)
         add_arguments = getattr(_COMMANDS[name][1], "arguments", None) if name in _COMMANDS else None
-        if add_arguments is not None:
+        if add_arguments is not None and (only not in index or name == only):   # a module's other commands: not now
             add_arguments(parser_for)
     return parser
 

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from rules.squares import Square
 from vision.chips import ChipReader
 from vision.errors import VisionError
+from vision.motion import MotionCheck
 
 #: a grey level change (0..255, on the shrunk picture) that counts as movement
 MOTION_LEVEL = 14.0
@@ -50,19 +50,14 @@ class ChipWatcher:
         self.reader, self.still_seconds = reader, still_seconds
         self.committed: list[str] | None = list(baseline) if baseline is not None else None
         self.status = "waiting for the board"
-        self._previous: np.ndarray | None = None
+        self._motion = MotionCheck(MOTION_LEVEL)
         self._still_since: float | None = None
         self._candidate: tuple[str, ...] | None = None
         self._candidate_t = 0.0
 
     def feed(self, frame: np.ndarray, t: float) -> list[ChipChange]:
         """One frame taken at ``t``; the changes this frame confirms (usually none)."""
-        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        small = cv2.GaussianBlur(cv2.resize(grey, (160, 120), interpolation=cv2.INTER_AREA), (5, 5), 0)
-        moved = self._previous is None or self._previous.shape != small.shape or \
-            float(cv2.absdiff(small, self._previous).max()) > MOTION_LEVEL
-        self._previous = small
-        if moved:
+        if self._motion.moved(frame):
             self._still_since, self._candidate = t, None
             self.status = "something is moving over the board"
             return []

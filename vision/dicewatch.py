@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from vision.dice import DiceNotFound, DiceReader, Roll, as_grey
+from vision.motion import MotionCheck
 
 #: a grey level change (0..255, on the shrunk picture) that counts as movement somewhere
 MOTION_LEVEL = 12.0
@@ -57,7 +57,7 @@ class DiceWatcher:
     def __init__(self, reader: DiceReader, *, still_seconds: float = 0.6):
         self.reader, self.still_seconds = reader, still_seconds
         self.status = "waiting for the dice"
-        self._previous: np.ndarray | None = None
+        self._motion = MotionCheck(MOTION_LEVEL)
         self._still_since: float | None = None
         self._candidate: Roll | None = None
         self._candidate_t = 0.0
@@ -65,11 +65,7 @@ class DiceWatcher:
 
     def feed(self, frame: np.ndarray, t: float) -> RollDetection | None:
         """One frame taken at ``t``; the roll when this frame confirms dice newly at rest."""
-        small = cv2.GaussianBlur(cv2.resize(as_grey(frame), (160, 120), interpolation=cv2.INTER_AREA), (5, 5), 0)
-        moved = self._previous is None or self._previous.shape != small.shape or \
-            float(cv2.absdiff(small, self._previous).max()) > MOTION_LEVEL
-        self._previous = small
-        if moved:
+        if self._motion.moved(as_grey(frame)):
             self._still_since, self._candidate = t, None
             self.status = "the dice are moving (or a hand is over them)"
             return None

@@ -6,16 +6,17 @@ the player does not hold is a ``Z`` if she holds one, and that waits for the hos
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from tabletop.session.core import Session
+from tabletop.session.devices.camera_feed import CameraFeed
 
 
-class ChipCameraInput:
+class ChipCameraInput(CameraFeed):
     """Frames -> :class:`vision.chipwatch.ChipWatcher` -> ``play`` events for the player whose turn it is."""
 
     def __init__(self, session: Session, camera: Any, *, still_seconds: float = 0.6):
+        super().__init__()
         from vision.chips import ChipReader
         from vision.chipwatch import ChipWatcher
 
@@ -25,9 +26,6 @@ class ChipCameraInput:
         self.watcher = ChipWatcher(ChipReader(session.board), baseline=session.game.state().get("grid"),
                                    still_seconds=still_seconds)
         self.plays = 0
-        self.failure: str | None = None
-        self._stop = threading.Event()
-        self.thread: threading.Thread | None = None
 
     def event_for(self, change: Any) -> dict[str, Any] | None:
         """The play a chip change stands for (``None``: nobody's turn, the game is over)."""
@@ -63,25 +61,3 @@ class ChipCameraInput:
         if results:                                  # what the rules accepted is the board now
             self.watcher.committed = list(self.session.game.state()["grid"])
         return results
-
-    def run_in_background(self, fps: float = 8.0) -> None:
-        def loop() -> None:
-            while not self._stop.is_set():
-                try:
-                    frame = self.camera.read()
-                    if frame is not None:
-                        self.feed(frame, self.session.clock.now())
-                    self.failure = None
-                except Exception as error:        # keep watching: the next frame may read
-                    if self.failure is None:
-                        print(f"tabletop: camera: {error}")
-                        self.session.set_device("camera", f"camera trouble: {error}")
-                    self.failure = repr(error)
-                self._stop.wait(1.0 / fps)
-        self.thread = threading.Thread(target=loop, name="chip-camera", daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self._stop.set()
-        if self.thread:
-            self.thread.join(timeout=2)
