@@ -161,11 +161,22 @@ def _browser() -> tuple[str, str]:
     return (OK, f"chromium: {exe} (browser tests)") if exe else (OPTIONAL, "chromium: not installed (browser tests only)")
 
 
+def _fonts() -> list[tuple[str, str]]:
+    """The fonts the printed pieces need: DejaVu Sans Bold (dice labels), Noto Color Emoji (pictures)."""
+    from vision.dicelabels import FONT
+    from vision.picture_board import EMOJI_FONT
+
+    return [(OK, f"labels' font: {FONT}") if FONT.exists() else
+            (MISSING, f"labels' font {FONT} missing: install Debian's fonts-dejavu-core (./tabletop.sh setup)"),
+            (OK, f"pictures' font: {EMOJI_FONT}") if EMOJI_FONT.exists() else
+            (MISSING, f"pictures' font {EMOJI_FONT} missing: install Debian's fonts-noto-color-emoji (./tabletop.sh setup)")]
+
+
 def checks(config, journal_path) -> list[tuple[str, str]]:
     out = [_camera(config), _pins(config), _serial(config), _tesseract()]
     out += _dictionaries()
     out += [_voice(config), _journal(journal_path), _browser()]
-    return out
+    return out + _fonts()
 
 
 @command("doctor", "check the camera, pins, serial device, tesseract, dictionaries and voice; say what is missing")

@@ -51,7 +51,8 @@ def test_play_refuses_bad_options(tmp_path):
 
 def test_doctor_reports_each_check(tmp_path):
     proc = tabletop("doctor", "--journal", str(tmp_path / "j.sqlite"))
-    for name in ("camera:", "pins:", "serial:", "tesseract:", "dictionary en:", "voice:", "journal:"):
+    for name in ("camera:", "pins:", "serial:", "tesseract:", "dictionary en:", "voice:", "journal:", "labels' font:",
+                 "pictures' font:"):
         assert name in proc.stdout
     assert proc.returncode in (0, 1)
 
