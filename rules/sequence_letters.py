@@ -69,7 +69,7 @@ class SequenceLettersGame(Game):
         super().__init__(setup, board, lexicon)
         if board is None:
             raise errors.RecordFormatError("Sequence Letters is played on a board, and none was given")
-        self.pictures = _pictures(board)
+        self.pictures = picture_names(board)
         players = setup.players
         self.sides: tuple[tuple[str, ...], ...] = ((players[0], players[2]), (players[1], players[3])) \
             if len(players) == 4 else tuple((p,) for p in players)
@@ -103,9 +103,9 @@ class SequenceLettersGame(Game):
         player = self.whose_turn()
         if player is None:
             return ()
-        dead = [c for c in self.hands.get(player, []) if self.is_dead(c)] if not self.dead_this_turn else []
+        dead = self.dead_cards(player) if not self.dead_this_turn else []
         return tuple(Action("dead", f"{player} turns in the dead {c} card", {"type": "dead", "player": player, "card": c})
-                     for c in dict.fromkeys(dead)) + super().actions()
+                     for c in dead) + super().actions()
 
     def side_name(self, side: int) -> str:
         """A side's players joined by ``+`` in seat order (``Ann+Cai``), or the one player."""
@@ -122,6 +122,25 @@ class SequenceLettersGame(Game):
     def is_dead(self, card: str) -> bool:
         """A letter card with no open picture left (``X`` and ``Z`` are never dead)."""
         return card not in ("X", "Z") and not self.open_pictures(card)
+
+    def dead_cards(self, player: str) -> list[str]:
+        """The dead cards in ``player``'s hand (the table's own cards; none known with real cards),
+        each once."""
+        return [c for c in dict.fromkeys(self.hands.get(player, [])) if self.is_dead(c)]
+
+    def run_through(self, square: Square, side: int) -> list[list[Square]]:
+        """Per direction (across, down, both diagonals): ``square`` and the chips of ``side`` that
+        touch it in an unbroken line, sorted along the line (``square`` counted as ``side``'s)."""
+        runs = []
+        for dr, dc in DIRECTIONS:
+            run = [square]
+            for sign in (1, -1):
+                r, c = square.row + sign * dr, square.col + sign * dc
+                while self.chips.get(Square(r, c)) == side:
+                    run.append(Square(r, c))
+                    r, c = r + sign * dr, c + sign * dc
+            runs.append(sorted(run))
+        return runs
 
     # -- events -------------------------------------------------------------------------------------
     def _handle(self, event: Event) -> Outcome:
@@ -214,15 +233,9 @@ class SequenceLettersGame(Game):
             self.hands[player].append(self.pile.pop())
 
     def _line_through(self, square: Square, side: int) -> tuple[Square, ...]:
-        for dr, dc in DIRECTIONS:
-            run = [square]
-            for sign in (1, -1):
-                r, c = square.row + sign * dr, square.col + sign * dc
-                while self.chips.get(Square(r, c)) == side:
-                    run.append(Square(r, c))
-                    r, c = r + sign * dr, c + sign * dc
+        for run in self.run_through(square, side):
             if len(run) >= LINE:
-                return _window(sorted(run), square)
+                return _window(run, square)
         return ()
 
     def _over_reason(self) -> str:
@@ -232,9 +245,7 @@ class SequenceLettersGame(Game):
     @property
     def totals(self) -> dict[str, int]:
         """Each player's side's chips on the board."""
-        count = [0] * len(self.sides)
-        for side in self.chips.values():
-            count[side] += 1
+        count = self._side_counts()
         return {p: count[self.side_of[p]] for p in self.setup.players}
 
     @property
@@ -306,8 +317,16 @@ def _window(run: list[Square], square: Square) -> tuple[Square, ...]:
     return tuple(run[start:start + LINE])
 
 
-def _pictures(board: Board) -> dict[Square, str]:
-    """Each picture square's name: the ``[pictures]`` table gives a letter's names in reading order."""
+def picture_names(board: Board) -> dict[Square, str]:
+    """Each picture square's name: the ``[pictures]`` table gives a letter's names in reading order
+    (a square whose letter the table does not name is called by its letter).
+
+    >>> from rules.board import parse_board
+    >>> b = parse_board('rows = 1\\ncols = 3\\n[layers]\\nletters = ["AB."]\\ncolors = ["ry."]\\n[pictures]\\nA = ["ant"]',
+    ...                 required=())
+    >>> picture_names(b)
+    {Square(row=0, col=0): 'ant', Square(row=0, col=1): 'B'}
+    """
     names = board.tables.get("pictures", {})
     if not isinstance(names, dict):
         raise errors.RecordFormatError("the board's [pictures] must be a table: letter = [names in reading order]")
@@ -322,3 +341,20 @@ def _pictures(board: Board) -> dict[Square, str]:
         given = names.get(letter, [])
         pictures[square] = str(given[k]) if isinstance(given, list) and k < len(given) else letter
     return pictures
+
+
+def letter_cards(board: Board) -> dict[str, tuple[str, list[Square]]]:
+    """Each letter on ``board``: its card's colour (its first picture's square colour) and its
+    picture squares in reading order.
+
+    >>> from rules.board import parse_board
+    >>> b = parse_board('rows = 1\\ncols = 3\\n[layers]\\nletters = ["ABA"]\\ncolors = ["ryr"]', required=())
+    >>> letter_cards(b)["A"]
+    ('r', [Square(row=0, col=0), Square(row=0, col=2)])
+    """
+    cards: dict[str, tuple[str, list[Square]]] = {}
+    for square in board.squares():
+        letter = board.cell("letters", square)
+        if letter != ".":
+            cards.setdefault(letter, (board.cell("colors", square), []))[1].append(Square(*square))
+    return cards

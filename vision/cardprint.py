@@ -16,7 +16,6 @@ import numpy as np
 
 from rules.board import Board
 from rules.sequence_cards import deck_for
-from rules.squares import Square
 from vision.picture_board import SQUARE_COLOURS, picture_image
 from vision.printing import PAPER_MM
 
@@ -56,16 +55,10 @@ def _card(card: str, colour: tuple[int, int, int], pictures: list[str], w: int, 
 
 def card_pages(board: Board, *, dpi: int = 200, paper: str = "A4") -> tuple[list[np.ndarray], dict]:
     """The deck's pages (BGR) and a sidecar ``{"cards": [{"card", "color", "page", "box"}, ...]}``."""
-    from rules.sequence_letters import _pictures
+    from rules.sequence_letters import letter_cards, picture_names
 
-    names = _pictures(board)
-    pictures: dict[str, list[str]] = {}
-    colours: dict[str, str] = {}
-    for sq in board.squares():
-        letter = board.cell("letters", sq)
-        if letter != ".":
-            pictures.setdefault(letter, []).append(names.get(Square(*sq), letter))
-            colours.setdefault(letter, board.cell("colors", sq))
+    names = picture_names(board)
+    letters = letter_cards(board)
     px_mm = dpi / 25.4
     paper_w, paper_h = PAPER_MM[paper]
     # laid out in millimetres (the same cards a page at any resolution), 5 mm printer margins
@@ -81,9 +74,9 @@ def card_pages(board: Board, *, dpi: int = 200, paper: str = "A4") -> tuple[list
         if slot == 0:
             pages.append(np.full((page_h, page_w, 3), 255, np.uint8))
         x, y = x_off + (slot % per_row) * (w + gap), y_off + (slot // per_row) * (h + gap)
-        code = colours.get(card, "")
+        code, squares = letters.get(card, ("", []))
         colour = SQUARE_COLOURS.get(code, (40, 40, 40))
-        pages[-1][y:y + h, x:x + w] = _card(card, colour, pictures.get(card, []), w, h)
+        pages[-1][y:y + h, x:x + w] = _card(card, colour, [names[sq] for sq in squares], w, h)
         cv2.rectangle(pages[-1], (x - 1, y - 1), (x + w, y + h), (200, 200, 200), 1)
         cards.append({"card": card, "color": code or None, "page": len(pages), "box": [x, y, x + w, y + h]})
     return pages, {"board": board.name, "dpi": dpi, "paper": paper, "card_mm": list(CARD_MM), "cards": cards}

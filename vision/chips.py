@@ -77,11 +77,11 @@ class ChipReader:
         self.board, self.cell = board, cell
         self.colours = dict(colours or CHIP_COLOURS)
         self.markers = self.markers_for(board)
-        from rules.sequence_letters import _pictures
+        from rules.sequence_letters import picture_names
 
         width, height = int(round((board.cols + 2 * MARGIN) * cell)), int(round((board.rows + 2 * MARGIN) * cell))
         reference = np.full((height, width, 3), 255, np.uint8)
-        draw_picture_board(board, _pictures(board), float(cell), (MARGIN * cell, MARGIN * cell), reference)
+        draw_picture_board(board, picture_names(board), float(cell), (MARGIN * cell, MARGIN * cell), reference)
         self.reference = cv2.GaussianBlur(reference, (0, 0), BLUR * cell / 48)
         self._reference_lab = cv2.cvtColor(self.reference, cv2.COLOR_BGR2LAB).astype(np.float32)
         yy, xx = np.mgrid[0:cell, 0:cell]

@@ -174,10 +174,10 @@ def draw_picture_board(board: Board, names: dict[Square, str], cell: float, orig
 def print_picture_board(board: Board, paper: str = "A4", dpi: int = 200, *, title: str | None = None) -> tuple[np.ndarray, dict]:
     """The printable page (BGR) and its sidecar (DESIGN.md's ``rows``, ``cols``, ``cells``, plus
     ``pictures``: each square's picture name, row-major, ``null`` for a square without one)."""
-    from rules.sequence_letters import _pictures
+    from rules.sequence_letters import picture_names
     from vision.printing import _write_lines
 
-    names = _pictures(board)
+    names = picture_names(board)
     lay = Layout(board.rows, board.cols, marker=MARKER_CELLS, gap=GAP_CELLS)
     page_w, page_h, cell, (ox, oy) = page_geometry(board, paper, dpi, lay)
     page = np.full((page_h, page_w, 3), 255, np.uint8)

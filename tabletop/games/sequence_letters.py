@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Iterator
 
-from rules.sequence_letters import DIRECTIONS, SequenceLettersGame
+from rules.sequence_letters import SequenceLettersGame, letter_cards
 from rules.squares import Square
 from tabletop.games import Demo, GameSpec, register
 from tabletop.games.table import TableGame
@@ -33,7 +33,7 @@ class SequenceLettersTable(TableGame):
         player = game.whose_turn()
         if player is not None and event.get("type") == "play":
             lines.append(f"{player}, it is your turn.")
-            dead = [c for c in dict.fromkeys(game.hands.get(player, [])) if game.is_dead(c)]
+            dead = game.dead_cards(player)
             if dead:
                 lines.append(f"Your {dead[0]} card is dead: both its pictures have chips. Turn it in for a new one.")
         return lines
@@ -43,7 +43,7 @@ class SequenceLettersTable(TableGame):
             return f"{game.winner} made four in a row!" if game.winner else "The game is over."
         player = game.whose_turn() or ""
         colour = COLOUR_NAMES.get(game.chip_colours[game.side_of[player]], game.chip_colours[game.side_of[player]])
-        dead = [c for c in dict.fromkeys(game.hands.get(player, [])) if game.is_dead(c)]
+        dead = game.dead_cards(player)
         hint = f" The {dead[0]} card is dead: turn it in for a new one." if dead and not game.dead_this_turn else ""
         return f"{player}'s turn ({colour} chips).{hint}"   # her cards are on her own page only
 
@@ -53,14 +53,13 @@ class SequenceLettersTable(TableGame):
             return {}
         from vision.picture_board import EMOJI
 
-        pictures: dict[str, list[dict[str, Any]]] = {}
-        colours: dict[str, str] = {}
-        for sq in game.pictures:
-            letter = game.board.cell("letters", sq)
-            pictures.setdefault(letter, []).append({"name": game.picture(sq), "emoji": EMOJI.get(game.picture(sq).lower())})
-            colours.setdefault(letter, game.board.cell("colors", sq))
-        return {"cards": [{"card": c, "color": colours.get(c), "pictures": pictures.get(c, []), "dead": game.is_dead(c)}
-                          for c in game.hands[seat]]}
+        letters = letter_cards(game.board)
+        cards = []
+        for c in game.hands[seat]:
+            colour, squares = letters.get(c, (None, []))
+            pictures = [{"name": game.picture(sq), "emoji": EMOJI.get(game.picture(sq).lower())} for sq in squares]
+            cards.append({"card": c, "color": colour, "pictures": pictures, "dead": game.is_dead(c)})
+        return {"cards": cards}
 
     def summary(self, game: SequenceLettersGame) -> dict[str, Any]:  # type: ignore[override]
         """The board as the scoreboard draws it: every square's letter, picture, colour and chip."""
@@ -77,15 +76,7 @@ class SequenceLettersTable(TableGame):
 
 def _run_after(game: SequenceLettersGame, square: Square, side: int) -> int:
     """The longest line of ``side``'s chips through ``square`` if a chip of ``side`` went there."""
-    best = 1
-    for dr, dc in DIRECTIONS:
-        run = 1
-        for sign in (1, -1):
-            r, c = square.row + sign * dr, square.col + sign * dc
-            while game.chips.get(Square(r, c)) == side:
-                run, r, c = run + 1, r + sign * dr, c + sign * dc
-        best = max(best, run)
-    return best
+    return max(len(run) for run in game.run_through(square, side))
 
 
 def choose_play(game: SequenceLettersGame, player: str, rng: random.Random) -> dict[str, Any] | None:
@@ -117,7 +108,7 @@ def demo_script(get_game: Callable[[], Any], deck: Any, seed: int = 0) -> Iterat
         if game.over or player is None:
             return
         yield Action("wait", 3.0 + rng.random() * 4)
-        dead = [c for c in game.hands[player] if game.is_dead(c)]
+        dead = game.dead_cards(player)
         if dead and not game.dead_this_turn:
             yield Action("event", event={"type": "dead", "player": player, "card": dead[0]}, source="host",
                          note=f"{player}'s {dead[0]} card is dead")

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from rules.sequence_letters import _pictures
+from rules.sequence_letters import picture_names
 from tabletop.cli import main
 from tabletop.resources import load_board
 from vision.picture_board import picture_image
@@ -19,7 +19,7 @@ BOARD = load_board("sequence-letters", required=("letters", "colors"))
 
 
 def test_every_picture_of_the_built_in_board_has_an_image():
-    for name in _pictures(BOARD).values():
+    for name in picture_names(BOARD).values():
         image = picture_image(name, 64)
         assert image is not None and image.shape == (64, 64, 4), name
         assert (image[:, :, 3] > 0).mean() > 0.1, name            # a picture, not a dot
