@@ -50,6 +50,7 @@ from rules.game import Action, Deadline, Game, GameSetup, Outcome, Turn
 from rules.games import register_game
 from rules.letter_dice_sets import DEFAULT_SHEET, DICE, JOKER
 from rules.lexicon import Lexicon, normalise
+from rules.roll_words import letters_missing, words_from_roll
 from rules.scoring import WordScore
 
 SCHEMAS: Schemas = {
@@ -159,8 +160,7 @@ def fits_dice(word: str, faces: Iterable[str]) -> bool:
     """
     have = Counter(faces)
     jokers = have.pop(JOKER, 0)
-    missing = sum(max(0, n - have.get(ch, 0)) for ch, n in Counter(letters_of(word)).items())
-    return missing <= jokers
+    return letters_missing(letters_of(word), have) <= jokers
 
 
 def best_words(lexicon: Lexicon, faces: Iterable[str], length: int, limit: int = 5,
@@ -173,8 +173,6 @@ def best_words(lexicon: Lexicon, faces: Iterable[str], length: int, limit: int =
     >>> best_words(Lexicon(["cat", "act", "tac"]), "CAT", 3, rank={"CAT": 2.0, "ACT": 1.0}.get)
     ['CAT', 'ACT', 'TAC']
     """
-    from rules.roll_words import words_from_roll
-
     found = [(jokers, -(rank(word) or 0.0) if rank else 0.0, word)
              for word, jokers in words_from_roll(lexicon, faces, length).items()]
     return [w for _, _, w in sorted(found)[:limit]]

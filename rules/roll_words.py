@@ -17,9 +17,9 @@ import weakref
 from collections import Counter
 from typing import Iterable
 
+from rules.letter_dice_sets import JOKER
 from rules.lexicon import Lexicon
 
-JOKER = "*"
 #: with more Jokers than this, the words are found by reading every word of the length
 MAX_JOKERS_BY_SIGNATURE = 2
 
@@ -50,6 +50,16 @@ def by_signature(lexicon: Lexicon, length: int) -> dict[str, tuple[str, ...]]:
     return per_length[length]
 
 
+def letters_missing(letters: str, have: Counter[str]) -> int:
+    """How many of ``letters`` the dice ``have`` (the Jokers left out) cannot give: the Jokers
+    a word needs.
+
+    >>> letters_missing("CAAT", Counter("CAT")), letters_missing("TAC", Counter("CAT"))
+    (1, 0)
+    """
+    return sum(max(0, n - have.get(ch, 0)) for ch, n in Counter(letters).items())
+
+
 def words_from_roll(lexicon: Lexicon, faces: Iterable[str], length: int) -> dict[str, int]:
     """Every word of ``length`` letters the roll ``faces`` allows (each die once, ``*`` the
     Joker standing for any letter), with the number of Jokers it needs."""
@@ -72,7 +82,7 @@ def words_from_roll(lexicon: Lexicon, faces: Iterable[str], length: int) -> dict
 def _by_reading(index: dict[str, tuple[str, ...]], have: Counter[str], jokers: int) -> dict[str, int]:
     found: dict[str, int] = {}
     for key, words in index.items():
-        missing = sum(max(0, n - have.get(ch, 0)) for ch, n in Counter(key).items())
+        missing = letters_missing(key, have)
         if missing <= jokers:
             found.update((word, missing) for word in words)
     return found

@@ -20,11 +20,12 @@ import pathlib
 
 import numpy as np
 
+from rules.letter_dice_sets import JOKER
+
 #: canonical size (pixels) of a label's inside, as the reader compares it
 CANON = 64
 #: the labels' font (Debian's fonts-dejavu-core: Latin and Cyrillic)
 FONT = pathlib.Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
-JOKER = "*"
 #: the frame's thickness, as a share of the label's side
 FRAME = 0.11
 #: how many dice a set may have (three marks: dice 1 to 8)
