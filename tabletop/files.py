@@ -123,3 +123,23 @@ def read_image(path: str | os.PathLike, what: str = "photo"):
         return decode_image(data, what)
     except UserError as error:
         raise UserError(f"{path}: {error}") from None
+
+
+def page_output(path: str | os.PathLike) -> pathlib.Path:
+    """Where a printable page goes: a ``.png`` or ``.pdf`` path in a folder that exists, else a
+    UserError saying which.
+
+    >>> page_output("board.pdf").name
+    'board.pdf'
+    >>> page_output("board.gif")
+    Traceback (most recent call last):
+    ...
+    tabletop.errors.UserError: --out must end in .png or .pdf, not 'board.gif'
+    """
+    out = pathlib.Path(path)
+    if out.suffix.lower() not in (".png", ".pdf"):
+        raise UserError(f"--out must end in .png or .pdf, not {out.name!r}")
+    if not out.parent.exists():
+        raise UserError(f"no such directory: {out.parent}")
+    return out
+

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import pathlib
 
 from tabletop.cli import command
 from tabletop.errors import UserError
@@ -21,11 +20,9 @@ def print_cards(args) -> int:
     game = spec(args.game)
     if "letters" not in game.rules.board_layers or game.board is None:
         raise UserError(f"{args.game} has no deck to print; print-cards prints the Sequence Letters deck")
-    out = pathlib.Path(args.out or f"{args.game}-cards.pdf")
-    if out.suffix.lower() not in (".png", ".pdf"):
-        raise UserError(f"--out must end in .pdf or .png, not {out.name!r}")
-    if not out.parent.exists():
-        raise UserError(f"no such directory: {out.parent}")
+    from tabletop.files import page_output
+
+    out = page_output(args.out or f"{args.game}-cards.pdf")
     board = load_board(args.board or game.board, required=game.rules.board_layers)
     pages, sidecar = card_pages(board, dpi=args.dpi)
     if out.suffix.lower() == ".pdf":

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pathlib
 
 from tabletop.cli import command
 from tabletop.errors import UserError
@@ -16,11 +15,9 @@ def print_dice(args) -> int:
 
     if args.language not in DICE:
         raise UserError(f"there are dice for {', '.join(DICE)}, not {args.language!r}")
-    out = pathlib.Path(args.out or f"dice-{args.language}.pdf")
-    if out.suffix.lower() not in (".png", ".pdf"):
-        raise UserError(f"--out must end in .png or .pdf, not {out.name!r}")
-    if not out.parent.exists():
-        raise UserError(f"no such directory: {out.parent}")
+    from tabletop.files import page_output
+
+    out = page_output(args.out or f"dice-{args.language}.pdf")
     try:
         page, sidecar = dice_sheet(DICE[args.language], language=args.language, paper=args.paper, dpi=args.dpi,
                                    label_mm=args.label_mm)

@@ -57,11 +57,9 @@ def print_board(args) -> int:
         board = load_board(spec(args.game).board or args.game)
     else:
         raise UserError(f"no board for {args.game!r}; choose one of: {', '.join(_board_games())} or a board .toml file")
-    out = pathlib.Path(args.out)
-    if out.suffix.lower() not in (".png", ".pdf"):
-        raise UserError(f"--out must end in .png or .pdf, not {out.name!r}")
-    if not out.parent.exists():
-        raise UserError(f"no such directory: {out.parent}")
+    from tabletop.files import page_output
+
+    out = page_output(args.out)
     from vision.printing import LEGEND
 
     title = board.name
@@ -83,11 +81,9 @@ def _print_picture_board(args) -> int:
 
     game = spec(args.game)
     board = load_board(game.board or args.game, required=game.rules.board_layers)
-    out = pathlib.Path(args.out)
-    if out.suffix.lower() not in (".png", ".pdf"):
-        raise UserError(f"--out must end in .png or .pdf, not {out.name!r}")
-    if not out.parent.exists():
-        raise UserError(f"no such directory: {out.parent}")
+    from tabletop.files import page_output
+
+    out = page_output(args.out)
     page, sidecar = print_picture_board(board, args.paper, args.dpi, title=game.title)
     image, side = write_page(page, sidecar, out, args.dpi)
     print(f"wrote {image} and {side} ({board.rows}x{board.cols} pictures, {args.paper}, {args.dpi} dpi)")
