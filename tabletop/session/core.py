@@ -87,9 +87,10 @@ def load_game_parts(setup: dict, base=None):
     from tabletop.lexicons import builtin_lexicon, load_wordlist
     from tabletop.records import amend
     from tabletop.resources import load_board
+    from rules.game import Game
     from rules.games import game_class
 
-    layers = game_class(setup["game"]).board_layers if setup.get("game") else ("values", "zones")
+    layers = (game_class(setup["game"]) if setup.get("game") else Game).board_layers
     board = load_board(setup["board"], relative_to=base, required=layers) if setup.get("board") else None
     lexicon = load_wordlist(setup["lexicon"]) if setup.get("lexicon") else builtin_lexicon(setup.get("language", "en"))
     return board, amend(lexicon, setup.get("options") or {})
