@@ -15,9 +15,11 @@ tabletop.errors.UserError: /dev/zero is not a regular file, so it cannot be a wo
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import stat
+from typing import Iterator
 
 from tabletop.errors import UserError
 
@@ -26,16 +28,26 @@ from tabletop.errors import UserError
 MAX_TEXT_BYTES = 64 * 1024 * 1024
 
 
-def check_regular_file(path: pathlib.Path, what: str, max_bytes: int = MAX_TEXT_BYTES) -> None:
-    """A UserError unless ``path`` is an existing regular file of at most ``max_bytes``."""
+@contextlib.contextmanager
+def _reading(path: pathlib.Path, what: str) -> Iterator[None]:
+    """Turn the OS's errors on reading ``path`` into UserErrors that say them (the file may change
+    between a check and the read, so every read is wrapped, not only the check)."""
     try:
-        info = path.stat()
+        yield
     except FileNotFoundError:
         raise UserError(f"no such {what}: {path}") from None
+    except IsADirectoryError:
+        raise UserError(f"{path} is a folder, not a {what}") from None
     except PermissionError:
         raise UserError(f"cannot read the {what} {path}: permission denied") from None
     except OSError as error:
         raise UserError(f"cannot read the {what} {path}: {error.strerror}") from None
+
+
+def check_regular_file(path: pathlib.Path, what: str, max_bytes: int = MAX_TEXT_BYTES) -> None:
+    """A UserError unless ``path`` is an existing regular file of at most ``max_bytes``."""
+    with _reading(path, what):
+        info = path.stat()
     if stat.S_ISDIR(info.st_mode):
         raise UserError(f"{path} is a folder, not a {what}")
     if not stat.S_ISREG(info.st_mode):
@@ -49,18 +61,11 @@ def read_user_text(path: str | os.PathLike, what: str) -> str:
     file is a UserError."""
     path = pathlib.Path(path)
     check_regular_file(path, what)
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise UserError(f"no such {what}: {path}") from None
-    except IsADirectoryError:
-        raise UserError(f"{path} is a folder, not a {what}") from None
-    except PermissionError:
-        raise UserError(f"cannot read the {what} {path}: permission denied") from None
-    except UnicodeDecodeError as error:
-        raise UserError(f"the {what} {path} is not UTF-8 text ({error.reason} at byte {error.start})") from None
-    except OSError as error:
-        raise UserError(f"cannot read the {what} {path}: {error.strerror}") from None
+    with _reading(path, what):
+        try:
+            return path.read_text(encoding="utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise UserError(f"the {what} {path} is not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
 #: the largest photo read (a 48-megapixel phone camera fits; a decompression bomb does not)
@@ -115,10 +120,8 @@ def read_image(path: str | os.PathLike, what: str = "photo"):
     """A photo file as a BGR array: a regular file, a sane size, checked before decoding."""
     path = pathlib.Path(path)
     check_regular_file(path, what, MAX_IMAGE_BYTES)
-    try:
+    with _reading(path, what):
         data = path.read_bytes()
-    except OSError as error:
-        raise UserError(f"cannot read the {what} {path}: {error.strerror}") from None
     try:
         return decode_image(data, what)
     except UserError as error:
