@@ -17,6 +17,7 @@ import numpy as np
 
 from rules.board import Board
 from rules.squares import Square
+from vision.synth.camera import camera_finish
 
 #: chip colours as they look (BGR), by code: red, blue, green
 CHIP_BGR = {"r": (45, 45, 205), "b": (190, 95, 35), "g": (70, 160, 40)}
@@ -77,11 +78,4 @@ def chip_scene(board: Board, chips: dict[Square, str], *, seed: int = 0, size: t
         cv2.rectangle(blob, (int(hx), int(hy - h * 0.05)), (w, int(hy + h * 0.05)), 1.0, -1)
         blob = np.asarray(cv2.GaussianBlur(blob, (0, 0), 5), np.float32)
         photo = photo * (1 - blob[..., None]) + np.array([120, 150, 205], np.float32) * blob[..., None]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    photo *= (0.65 + 0.35 * (xx / w if rng.random() < 0.5 else 1 - xx / w))[..., None]
-    gx, gy, gr = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h, rng.uniform(0.04, 0.1) * w
-    photo += rng.uniform(40, 90) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gr * gr))[..., None]
-    blurred = np.asarray(cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.5, 1.2)), np.float32)
-    shot = np.clip(blurred + 3 * rng.standard_normal(blurred.shape, dtype=np.float32), 0, 255).astype(np.uint8)
-    ok, jpeg = cv2.imencode(".jpg", shot, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 92))])
-    return np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR)) if ok else shot
+    return camera_finish(photo, rng, dim=0.35, glare_radius=(0.04, 0.1), glare=(40, 90), blur=(0.5, 1.2), jpeg=(60, 92))

@@ -17,6 +17,8 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from vision.synth.camera import camera_finish
+
 
 def dice_scene(faces: tuple[str, ...], *, seed: int = 0, size: tuple[int, int] = (1280, 960), tilt_deg: float = 35.0,
                hand: bool = False, touching: bool = False, moving: bool = False,
@@ -94,11 +96,4 @@ def dice_scene(faces: tuple[str, ...], *, seed: int = 0, size: tuple[int, int] =
                     (w - margin_x, h - margin_y), (margin_x, h - margin_y)], np.float32)
     dst += rng.normal(0, w * 0.01, dst.shape).astype(np.float32)
     photo = cv2.warpPerspective(table, cv2.getPerspectiveTransform(src, dst), (w, h), borderValue=(50, 60, 70))
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    photo *= (0.7 + 0.3 * (xx / w if rng.random() < 0.5 else 1 - xx / w))[..., None]
-    gx, gy, gr = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h, rng.uniform(0.05, 0.12) * w
-    photo += rng.uniform(30, 80) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gr * gr))[..., None]
-    blurred = np.asarray(cv2.GaussianBlur(photo.astype(np.float32), (0, 0), rng.uniform(0.5, 1.3)), np.float32)
-    shot = np.clip(blurred + 3 * rng.standard_normal(blurred.shape, dtype=np.float32), 0, 255).astype(np.uint8)
-    ok, jpeg = cv2.imencode(".jpg", shot, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 92))])   # a camera's JPEG
-    return np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR)) if ok else shot
+    return camera_finish(photo, rng)
