@@ -27,7 +27,7 @@ import numpy as np
 from rules.squares import Square
 from vision.chips import ChipReader
 from vision.errors import VisionError
-from vision.motion import MotionCheck
+from vision.motion import SteadyReads
 
 #: a grey level change (0..255, on the shrunk picture) that counts as movement
 MOTION_LEVEL = 14.0
@@ -47,37 +47,30 @@ class ChipWatcher:
     """Frames (and their times, seconds) -> :class:`ChipChange` s; ``status`` in words."""
 
     def __init__(self, reader: ChipReader, *, baseline: list[str] | None = None, still_seconds: float = 0.6):
-        self.reader, self.still_seconds = reader, still_seconds
+        self.reader = reader
         self.committed: list[str] | None = list(baseline) if baseline is not None else None
         self.status = "waiting for the board"
-        self._motion = MotionCheck(MOTION_LEVEL)
-        self._still_since: float | None = None
-        self._candidate: tuple[str, ...] | None = None
-        self._candidate_t = 0.0
+        self._steady = SteadyReads(still_seconds, MOTION_LEVEL)
 
     def feed(self, frame: np.ndarray, t: float) -> list[ChipChange]:
         """One frame taken at ``t``; the changes this frame confirms (usually none)."""
-        if self._motion.moved(frame):
-            self._still_since, self._candidate = t, None
+        if self._steady.moved(frame, t):
             self.status = "something is moving over the board"
             return []
-        if self._still_since is None or t - self._still_since < self.still_seconds:
-            return []
-        if self._candidate is not None and t - self._candidate_t < self.still_seconds:
+        if not self._steady.due(t):
             return []
         try:
             read = self.reader.read(frame)
         except VisionError as error:
-            self._candidate, self.status = None, str(error)
+            self._steady.forget()
+            self.status = str(error)
             return []
         if read.occluded:
-            self._candidate = None
+            self._steady.forget()
             self.status = f"{len(read.occluded)} pictures covered (a hand over the board?)"
             return []
-        if self._candidate != read.rows:
-            self._candidate, self._candidate_t = read.rows, t
+        if not self._steady.agrees(read.rows, t):
             return []
-        self._candidate_t = t
         if self.committed is None:
             self.committed, self.status = list(read.rows), "watching the board"
             return []

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.dice import DiceNotFound, DiceReader, Roll, as_grey
-from vision.motion import MotionCheck
+from vision.motion import SteadyReads
 
 #: a grey level change (0..255, on the shrunk picture) that counts as movement somewhere
 MOTION_LEVEL = 12.0
@@ -55,37 +55,31 @@ class DiceWatcher:
     what it is waiting for, in words a host can act on."""
 
     def __init__(self, reader: DiceReader, *, still_seconds: float = 0.6):
-        self.reader, self.still_seconds = reader, still_seconds
+        self.reader = reader
         self.status = "waiting for the dice"
-        self._motion = MotionCheck(MOTION_LEVEL)
-        self._still_since: float | None = None
-        self._candidate: Roll | None = None
-        self._candidate_t = 0.0
+        self._steady = SteadyReads(still_seconds, MOTION_LEVEL)
         self._emitted: Roll | None = None
 
     def feed(self, frame: np.ndarray, t: float) -> RollDetection | None:
         """One frame taken at ``t``; the roll when this frame confirms dice newly at rest."""
-        if self._motion.moved(as_grey(frame)):
-            self._still_since, self._candidate = t, None
+        if self._steady.moved(as_grey(frame), t):
             self.status = "the dice are moving (or a hand is over them)"
             return None
-        if self._still_since is None or t - self._still_since < self.still_seconds:
-            return None
-        if self._candidate is not None and t - self._candidate_t < self.still_seconds:
+        if not self._steady.due(t):
             return None
         try:
             roll = self.reader.read(frame)
         except DiceNotFound as error:
-            self._candidate, self.status = None, str(error)
+            self._steady.forget()
+            self.status = str(error)
             return None
         if min(roll.confidence) < MIN_CONFIDENCE:
-            self._candidate, self.status = None, "the dice are unclear: is the light too dim, or a label covered?"
+            self._steady.forget()
+            self.status = "the dice are unclear: is the light too dim, or a label covered?"
             return None
-        if self._candidate is None or not _same(roll, self._candidate):
-            self._candidate, self._candidate_t = roll, t
+        if not self._steady.agrees(roll, t, _same):
             self.status = "reading the dice"
             return None
-        self._candidate_t = t
         if self._emitted is not None and _same(roll, self._emitted):
             return None                            # the status stays what it was when they were read
         self._emitted = roll

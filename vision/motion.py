@@ -28,3 +28,49 @@ class MotionCheck:
         small = cv2.GaussianBlur(cv2.resize(grey, (160, 120), interpolation=cv2.INTER_AREA), (5, 5), 0)
         previous, self._previous = self._previous, small
         return previous is None or previous.shape != small.shape or float(cv2.absdiff(small, previous).max()) > self.level
+
+
+class SteadyReads:
+    """When a watcher reads, and when its reads count: the picture still for ``still_seconds``
+    (any movement starts the wait again), then a read; another ``still_seconds`` later a second
+    read, and only a second that agrees with the first is confirmed.
+
+    >>> import numpy as np
+    >>> steady, frame = SteadyReads(0.5, level=12.0), np.zeros((120, 160), np.uint8)
+    >>> steady.moved(frame, 0.0), steady.due(0.25), steady.due(0.5)
+    (True, False, True)
+    >>> steady.agrees("CAT", 0.5), steady.due(0.75), steady.agrees("CAT", 1.0)
+    (False, False, True)
+    """
+
+    def __init__(self, still_seconds: float, level: float):
+        self.still_seconds = still_seconds
+        self._motion = MotionCheck(level)
+        self._still_since: float | None = None
+        self._candidate: object | None = None
+        self._candidate_t = 0.0
+
+    def moved(self, frame: np.ndarray, t: float) -> bool:
+        """Whether ``frame`` (taken at ``t``) moved; a move forgets the read waiting for agreement."""
+        if self._motion.moved(frame):
+            self._still_since, self._candidate = t, None
+            return True
+        return False
+
+    def due(self, t: float) -> bool:
+        """Whether to read now: still long enough, and long enough since the read waiting."""
+        if self._still_since is None or t - self._still_since < self.still_seconds:
+            return False
+        return self._candidate is None or t - self._candidate_t >= self.still_seconds
+
+    def forget(self) -> None:
+        """The read could not be used (nothing seen, something covered): start agreeing afresh."""
+        self._candidate = None
+
+    def agrees(self, read: object, t: float, same=lambda a, b: a == b) -> bool:
+        """Whether ``read`` (at ``t``) agrees with the read waiting; if not, it waits instead."""
+        if self._candidate is None or not same(read, self._candidate):
+            self._candidate, self._candidate_t = read, t
+            return False
+        self._candidate_t = t
+        return True
