@@ -95,3 +95,14 @@ def test_a_photo_of_the_sheet_printed_by_print_board(tmp_path):
     photo = cv2.warpPerspective(page, h, (1280, 960), borderValue=(70, 90, 110))
     photo = np.clip(cv2.GaussianBlur(photo, (0, 0), 1.0) + rng.normal(0, 3, photo.shape), 0, 255).astype(np.uint8)
     assert ChipReader(BOARD).read(photo).rows == expected(chips)
+
+
+@pytest.mark.parametrize("game", ["sequence-letters", "letter-dice"])
+def test_score_refuses_what_is_no_photo_of_the_pieces(tmp_path, capsys, game):
+    (tmp_path / "notes.jpg").write_text("not a photo")
+    assert main(["score", str(tmp_path / "notes.jpg"), "--game", game]) == 2
+    assert "is not an image" in capsys.readouterr().err
+    cv2.imwrite(str(tmp_path / "wall.png"), np.full((480, 640, 3), 90, np.uint8))
+    assert main(["score", str(tmp_path / "wall.png"), "--game", game, "--json"]) == 3
+    err = capsys.readouterr().err
+    assert ("board not found" in err or "0 of 8 dice seen" in err) and "Traceback" not in err
