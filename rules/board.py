@@ -59,12 +59,16 @@ class Board:
         return self.layers[layer][square[0]][square[1]]
 
     def value(self, square: Square) -> int:
-        """The square's printed value (stars or points), 0-9."""
-        return int(self.layers["values"][square[0]][square[1]])
+        """The square's printed value (stars or points), 0-9 (0 on a board without a values layer)."""
+        values = self.layers.get("values")
+        return int(values[square[0]][square[1]]) if values else 0
 
     def zone(self, square: Square) -> str | None:
-        """The zone's name (any character), or ``None`` for a square in no zone."""
-        ch = self.layers["zones"][square[0]][square[1]]
+        """The zone's name (any character), or ``None`` for a square in no zone (or no zones layer)."""
+        zones = self.layers.get("zones")
+        if not zones:
+            return None
+        ch = zones[square[0]][square[1]]
         return None if ch == "." else ch
 
     def mark(self, square: Square) -> str:

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from rules.board import Board
-from rules.squares import Square, column_label
+from rules.squares import column_label
 from vision.layout import ARUCO_DICT, Layout
 
 PAPER_MM = {"A4": (210.0, 297.0), "A3": (297.0, 420.0), "Letter": (215.9, 279.4)}
@@ -129,12 +129,19 @@ def _draw_mark(canvas, mark, centre, cell):
         cv2.fillPoly(canvas, [np.round(pts).astype(np.int32)], (160, 60, 60), cv2.LINE_AA)
 
 
+#: the layers whose borders are drawn as thick lines (the first the board has): zones, else quadrants
+OUTLINED_LAYERS = ("zones", "quadrants")
+
+
 def _draw_zone_lines(canvas, board: Board, px, thick):
-    for sq in board.squares():
-        r, c = sq
-        if c + 1 < board.cols and board.zone(sq) != board.zone(Square(r, c + 1)):
+    layer = next((name for name in OUTLINED_LAYERS if name in board.layers), None)
+    if layer is None:
+        return
+    rows = board.layers[layer]
+    for r, c in board.squares():
+        if c + 1 < board.cols and rows[r][c] != rows[r][c + 1]:
             cv2.line(canvas, px(c + 1, r), px(c + 1, r + 1), (30, 30, 30), thick)
-        if r + 1 < board.rows and board.zone(sq) != board.zone(Square(r + 1, c)):
+        if r + 1 < board.rows and rows[r][c] != rows[r + 1][c]:
             cv2.line(canvas, px(c, r + 1), px(c + 1, r + 1), (30, 30, 30), thick)
 
 
