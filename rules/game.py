@@ -254,6 +254,17 @@ class Game:
             self.last_time = event.t if self.last_time is None else max(self.last_time, event.t)
         return outcome
 
+    def trial(self, raw: Mapping[str, Any] | Event) -> Outcome:
+        """What :meth:`apply` would answer for ``raw``, leaving the game exactly as it was (a
+        synthetic player trying moves). Raises the same :class:`~rules.errors.Rejection`."""
+        saved = self._snapshot()
+        count = len(self.events)
+        try:
+            return self.apply(raw)
+        finally:
+            self.__dict__.update(saved)
+            del self.events[count:]
+
     def _snapshot(self) -> dict[str, Any]:
         """What :meth:`apply` restores after a rejection: every attribute, its containers copied.
 

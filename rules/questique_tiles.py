@@ -20,6 +20,8 @@ shared out here (docs/games/questique.md says how):
 
 from __future__ import annotations
 
+import random
+
 from rules import errors
 
 #: a blank tile in a bag or rack (on the board it shows the lowercase letter it stands for)
@@ -64,3 +66,82 @@ def bag(language: str) -> list[str]:
 def alphabet(language: str) -> str:
     """The letters a tile of ``language`` can show, in alphabetical order (blanks left out)."""
     return "".join(t for t in TILES[language] if t != BLANK)
+
+
+class TileSupply:
+    """The virtual pieces: a bag shuffled from the seed and a rack of 7 for each player.
+
+    Draws take tiles off the end of the bag; exchanged tiles go back at places chosen by a
+    generator seeded from the game's seed and the exchange's number, so a replay draws the same.
+    Nothing is created or lost: the bag and the racks always hold the tiles not on the board.
+
+    >>> supply = TileSupply("en", seed=1, players=("Ann", "Ben"))
+    >>> len(supply.racks["Ann"]), len(supply.bag), supply.in_hand()
+    (7, 136, 150)
+    >>> supply.take("Ann", supply.racks["Ann"][:2])
+    >>> supply.refill("Ann"), len(supply.racks["Ann"])
+    (2, 7)
+    """
+
+    _mutable_state = True  # Game._snapshot copies the bag, racks and counts on each event
+
+    RACK = 7
+
+    def __init__(self, language: str, seed: int, players: tuple[str, ...]):
+        self.seed = seed
+        self.bag = bag(language)
+        random.Random(seed).shuffle(self.bag)
+        self.exchanges = 0
+        self.racks: dict[str, list[str]] = {}
+        for player in players:
+            self.racks[player] = []
+            self.refill(player)
+
+    def draw(self) -> str | None:
+        """One tile from the bag (``None`` once it is empty)."""
+        return self.bag.pop() if self.bag else None
+
+    def refill(self, player: str) -> int:
+        """Fill ``player``'s rack back to 7 from the bag; how many tiles were drawn."""
+        rack = self.racks[player] = list(self.racks[player])
+        drawn = 0
+        while len(rack) < self.RACK and self.bag:
+            rack.append(self.bag.pop())
+            drawn += 1
+        return drawn
+
+    def missing(self, player: str, tiles: list[str]) -> list[str]:
+        """The tiles of ``tiles`` that ``player``'s rack does not hold (``?`` for a blank)."""
+        rack = list(self.racks[player])
+        short = []
+        for tile in tiles:
+            if tile in rack:
+                rack.remove(tile)
+            else:
+                short.append(tile)
+        return short
+
+    def take(self, player: str, tiles: list[str]) -> None:
+        """Take ``tiles`` off ``player``'s rack (check :meth:`missing` first)."""
+        rack = self.racks[player] = list(self.racks[player])
+        for tile in tiles:
+            rack.remove(tile)
+
+    def give(self, player: str, tile: str) -> None:
+        """Put ``tile`` on ``player``'s rack (a blank taken back)."""
+        self.racks[player] = list(self.racks[player]) + [tile]
+
+    def exchange(self, player: str, tiles: list[str]) -> None:
+        """``player`` swaps ``tiles`` for as many from the bag (check :meth:`missing` and the bag)."""
+        self.take(player, tiles)
+        self.bag = list(self.bag)
+        fresh = [self.bag.pop() for _ in tiles]
+        self.exchanges += 1
+        rng = random.Random(f"{self.seed}:{self.exchanges}")
+        for tile in tiles:
+            self.bag.insert(rng.randrange(len(self.bag) + 1), tile)
+        self.racks[player] = self.racks[player] + fresh
+
+    def in_hand(self) -> int:
+        """Tiles in the bag and on the racks together."""
+        return len(self.bag) + sum(len(r) for r in self.racks.values())
