@@ -107,6 +107,13 @@ class StarTurn(Turn):
     def score(self) -> int:
         return len(self.stars)
 
+    def explain(self) -> str:
+        """``'Ben: NOIR (and TA); stars on K9, K11 (+2)'``."""
+        words = self.words[0].word + (f" (and {', '.join(w.word for w in self.words[1:])})" if self.words[1:] else "")
+        stars = f"; star{'s' if len(self.stars) > 1 else ''} on {', '.join(s.name for s in self.stars)} " \
+                f"(+{len(self.stars)})" if self.stars else ""
+        return f"{self.player}: {words}{stars}"
+
 
 @register_game
 class QuestiqueGame(Game):
