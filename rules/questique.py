@@ -48,7 +48,7 @@ from rules.grid import Grid
 from rules.lexicon import Lexicon
 from rules.placement import Placement, analyse, check_words
 from rules.questique_layout import LAYERS, QUADRANT_NAMES, QuestiqueLayout
-from rules.questique_setup import (EXCLUSION_BLANKS, PARTNER_TARGET, TOKENS, QuestiqueRules, parse_individual,
+from rules.questique_setup import (EXCLUSION_BLANKS, PARTNER_TARGET, TOKENS, VARIANTS, QuestiqueRules, parse_individual,
                                    parse_squares, parse_targets, parse_themes)
 from rules.questique_tiles import BLANK, BLANKS, TileSupply, alphabet, tile_counts
 from rules.scoring import WordScore
@@ -124,7 +124,7 @@ class QuestiqueGame(Game):
     schemas = SCHEMAS
     min_players, max_players = 1, 4
     board_layers = LAYERS
-    variants = ("standard", "extra", "elimination", "handicap", "themed", "token", "partner", "speed", "solo")
+    variants = VARIANTS
 
     def __init__(self, setup: GameSetup, board: Board, lexicon: Lexicon):
         super().__init__(setup, board, lexicon)

@@ -30,8 +30,12 @@ def run(args) -> int:
         raise UserError("name the players: --players Ann,Ben")
     language = args.language or config["table"]["language"]
     variant = args.variant or (f"level{args.level}" if args.level else None)
+    options = set_up_options(args.option or [])
+    if args.pieces:
+        options["pieces"] = args.pieces
     try:
-        setup = GameSetup(args.game, players, variant=variant, seed=args.seed, language=language, rounds=args.rounds)
+        setup = GameSetup(args.game, players, variant=variant, seed=args.seed, language=language, rounds=args.rounds,
+                          options=options)
     except errors.RecordFormatError as error:
         raise UserError(str(error)) from None
     board_ref = (args.board or spec.board or "") if spec.rules.needs_board else ""
@@ -59,6 +63,27 @@ def run(args) -> int:
                      terminal=args.terminal, sock=sock)
 
 
+def set_up_options(pairs: list[str]) -> dict:
+    """``--option KEY=VALUE`` pairs as a record's set-up fields; a value is JSON when it parses
+    as JSON (``targets={"Ben": 3}``), else text (``first=Ben``).
+
+    >>> set_up_options(['first=Ben', 'targets={"Ben": 3}', 'excluded=[[0, 0]]'])
+    {'first': 'Ben', 'targets': {'Ben': 3}, 'excluded': [[0, 0]]}
+    """
+    import json
+
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UserError(f"--option takes KEY=VALUE (for example first=Ben), not {pair[:60]!r}")
+        try:
+            options[key.strip()] = json.loads(value)
+        except ValueError:
+            options[key.strip()] = value
+    return options
+
+
 def table_options(parser) -> None:
     parser.add_argument("--config", metavar="FILE", help="TOML config (default: ~/.config/tabletop/config.toml)")
     parser.add_argument("--journal", metavar="FILE", help="SQLite journal (default: ~/.local/share/tabletop/journal.sqlite)")
@@ -73,14 +98,21 @@ def _arguments(parser) -> None:
     from tabletop.games import games
     parser.add_argument("game", help="the game: " + "; ".join(f"{g.game_id} ({g.players_text()})" for g in games()))
     parser.add_argument("--players", help="comma-separated names in seat order, e.g. Ann,Ben,Cai")
-    parser.add_argument("--variant", help="level1, level2, level3, speed (eXtraDICTION); classic, speed (SP)")
+    parser.add_argument("--variant", help="; ".join(f"{', '.join(g.rules.variants)} ({g.game_id})" for g in games()
+                                                   if g.rules.variants))
     parser.add_argument("--level", type=int, choices=(1, 2, 3), help="eXtraDICTION level (same as --variant levelN)")
     parser.add_argument("--rounds", type=int, help="rounds agreed at the start (SP)")
     parser.add_argument("--language", help="en or uk (default from the config)")
     parser.add_argument("--board", help="a built-in board name or a board TOML file")
     parser.add_argument("--lexicon", help="house rules: a word list replacing the built-in dictionary")
     parser.add_argument("--deck", help="a clue deck TOML file (default: the built-in deck)")
-    parser.add_argument("--seed", type=int, default=0, help="shuffles the clue deck and the Chance cards")
+    parser.add_argument("--seed", type=int, default=0, help="shuffles the clue deck and the Chance cards, "
+                        "and the table's own tiles, cards and dice")
+    parser.add_argument("--pieces", choices=("physical", "virtual"),
+                        help="play with the real cards, tiles and dice (default) or the table's own from the seed")
+    parser.add_argument("--option", action="append", metavar="KEY=VALUE",
+                        help="a set-up field of the game's record (docs/games/), e.g. first=Ben, "
+                             "'targets={\"Ben\": 3}'; may be repeated")
     table_options(parser)
 
 

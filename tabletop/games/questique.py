@@ -13,7 +13,7 @@ from rules.questique_tiles import BLANK
 from rules.squares import Square
 from tabletop.games import Demo, GameSpec, register
 from tabletop.games.questique_players import choose_move
-from tabletop.games.table import TableGame, Window
+from tabletop.games.table import TableGame, Window, write_entry
 from tabletop.session.synthetic import Action
 
 #: each seat's colour on the scoreboard (seat order)
@@ -26,12 +26,25 @@ class QuestiqueTable(TableGame):
     def windows(self, game: QuestiqueGame) -> list[Window]:  # type: ignore[override]
         if game.over:
             return []
+        placing = next((p for p in game.order if game.to_place.get(p)), None)
+        if placing is not None:
+            squares = " or ".join(s.name for s in game.to_place[placing])
+            return [Window(f"place-{len(game.events)}", "place", (placing,), None, ("text", "row", "col"),
+                           prompt=f"Type the individual letter you put on {squares}, and its square.")]
         seats = tuple(game.active()) if game.rules.speed else tuple(p for p in (game.whose_turn(),) if p)
-        if not seats or any(game.to_place.values()):
+        if not seats:
             return []
         return [Window(f"write-{len(game.events)}", "write", seats, None, ("text", "row", "col", "dir"),
                        prompt="Type the word as it reads on the board (lowercase for a blank), its first square "
                               "and its direction.")]
+
+    def entry_event(self, game: QuestiqueGame, window: Window, seat: str,  # type: ignore[override]
+                    entry: dict[str, Any]) -> dict[str, Any]:
+        """A ``place`` window's entry is the individual letter (typed as the text) and its square."""
+        if window.purpose != "place":
+            return super().entry_event(game, window, seat, entry)
+        event = write_entry(seat, entry)
+        return {"type": "place", "player": seat, "letter": event["text"], "row": event["row"], "col": event["col"]}
 
     def speech(self, game: QuestiqueGame, event: dict[str, Any], message: str) -> list[str]:  # type: ignore[override]
         """Stars, eliminations and the winner as the rules said them, then whose turn it is."""

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rules.game import GameSetup
 from rules.lexicon import Lexicon
 from rules.questique import QuestiqueGame
-from rules.questique_layout import LAYERS, standard_board
+from rules.questique_layout import standard_board
 from rules.record import Record, record_of, replay
 from tabletop.cli import main
 from tabletop.games.questique_players import choose_move
