@@ -54,7 +54,7 @@ def print_board(args) -> int:
         from tabletop.games import spec
         if "letters" in spec(args.game).rules.board_layers:
             return _print_picture_board(args)
-        board = load_board(spec(args.game).board or args.game)
+        board = load_board(spec(args.game).board or args.game, required=spec(args.game).rules.board_layers)
     else:
         raise UserError(f"no board for {args.game!r}; choose one of: {', '.join(_board_games())} or a board .toml file")
     from tabletop.files import page_output
@@ -62,11 +62,12 @@ def print_board(args) -> int:
     out = page_output(args.out)
     from vision.printing import LEGEND
 
-    title = board.name
+    title, legend = board.name, LEGEND
     if args.game in _board_games():
         from tabletop.games import spec
         title = f"{spec(args.game).title}: {board.name}" if spec(args.game).title not in board.name else board.name
-    image, sidecar = save_print(board, out, paper=args.paper, dpi=args.dpi, title=title, legend=LEGEND)
+        legend = spec(args.game).legend or LEGEND
+    image, sidecar = save_print(board, out, paper=args.paper, dpi=args.dpi, title=title, legend=legend)
     print(f"wrote {image} and {sidecar} ({board.rows}x{board.cols}, {args.paper}, {args.dpi} dpi)")
     return 0
 

@@ -54,6 +54,7 @@ class GameSpec:
     board: str | None = None          # the built-in board (None: the game has no board)
     photo: str | None = None          # what a photo of it shows: one of PHOTO_READS (None: nothing to read)
     languages: tuple[str, ...] = ("en", "uk")
+    legend: tuple[str, ...] = ()      # lines printed under the board (default: vision.printing.LEGEND)
 
     @property
     def rules(self) -> type["Game"]:

@@ -117,4 +117,7 @@ register(GameSpec(
     "questique", QuestiqueTable(),
     "each player grows a crossword from a diamond start to cover four star squares (English, Ukrainian)",
     demo=Demo(("Ann", "Ben"), demo_script, options=(("pieces", "virtual"),)), board="questique",
-    photo="tiles", languages=("en", "uk")))
+    photo="tiles", languages=("en", "uk"),
+    legend=("Stars: star squares (cover four to win). Diamonds: the start positions. Thick lines: the star quadrants.",
+            "Play with letter tiles (tabletop print-tiles questique en|uk prints a set).",
+            "Keep the four black-and-white corner markers visible to the camera.")))

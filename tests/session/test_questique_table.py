@@ -66,3 +66,10 @@ def test_the_table_says_questique_and_whose_turn_it_is():
     summary = TABLE.summary(g)
     assert summary["eliminated"] == ["Cai"] and summary["owners"][4][3:6] == "000"
     assert TABLE.status(g) == "Ben's turn."
+
+
+def test_print_board_draws_the_19x19_board_with_its_sidecar(tmp_path, capsys):
+    assert main(["print-board", "questique", "--out", str(tmp_path / "q.png"), "--dpi", "100"]) == 0
+    side = json.loads((tmp_path / "q.json").read_text())
+    assert (side["rows"], side["cols"], len(side["cells"])) == (19, 19, 361)
+    assert "19x19" in capsys.readouterr().out
