@@ -258,12 +258,14 @@ class QuestiqueGame(Game):
             return
         n, layout = len(self.setup.players), self.layout
         used = set(self.starts.values())
+        stars: frozenset[Square] = frozenset()
         if n == 3 and len(used) == 3:
             unused = ({0, 1, 2, 3} - used).pop()
-            self.excluded = frozenset(layout.outer_stars(unused))
+            stars = frozenset(layout.outer_stars(unused))
         elif n == 2 and used:
             first = next(iter(used))
-            self.excluded = layout.back_stars(first) | layout.back_stars(layout.opposite(first))
+            stars = layout.back_stars(first) | layout.back_stars(layout.opposite(first))
+        self.excluded = frozenset(s for s in stars if s not in self.owner)    # a covered star keeps its tile
 
     # -- what the table asks ----------------------------------------------------------------------
     def active(self) -> list[str]:
@@ -284,7 +286,8 @@ class QuestiqueGame(Game):
             return super().actions()
         found = [Action("pass", f"{player} passes", {"type": "pass", "player": player})]
         rack = self.supply.racks[player] if self.supply is not None else None
-        if rack is None or (rack and len(self.supply.bag) >= len(rack)):   # type: ignore[union-attr]
+        bag = len(self.supply.bag) if self.supply is not None else 0
+        if rack is None or (rack and bag >= len(rack)):
             tiles = {"tiles": "".join(rack)} if rack else {}
             found.append(Action("exchange", f"{player} exchanges tiles and misses the turn",
                                 {"type": "exchange", "player": player, **tiles}))
@@ -359,7 +362,7 @@ class QuestiqueGame(Game):
                                      f"not {square.name}.", squares)
         letter = str(event["letter"]).strip().upper()
         self._check_letter(letter, square)
-        self._check_set(letter)
+        self._check_set([letter])
         self._put_individual(player, letter, square)
         self.to_place[player] = [s for s in squares if s != square]
         return Outcome(f"{player} places the individual letter {letter} on {square.name}.")
@@ -368,16 +371,18 @@ class QuestiqueGame(Game):
         if len(letter) != 1 or (self.alphabet and letter not in self.alphabet):
             raise errors.BadText(f"{letter!r} on {square.name} is not a letter of the {self.setup.language} tiles.", [square])
 
-    def _check_set(self, letter: str, blanks: int = 0) -> None:
-        """Physical tiles: the board cannot show more of a letter (or blanks) than the set has."""
+    def _check_set(self, letters: list[str], blanks: int = 0) -> None:
+        """Physical tiles: the board cannot show more of a letter (or blanks) than the set has,
+        with ``letters`` (real tiles) and ``blanks`` more put down."""
         if blanks + len(self.blanks) > BLANKS:
             raise NotInRack(f"A set has {BLANKS} blank tiles, and this would put {blanks + len(self.blanks)} on the board "
                             "(a lowercase letter in a write is a blank).")
-        if not letter:
-            return
-        on_board = sum(1 for s, ch in self.grid.items() if ch == letter and s not in self.blanks)
-        if on_board + 1 > self.tile_counts.get(letter, 0):
-            raise NotInRack(f"A set has {self.tile_counts.get(letter, 0)} {letter} tiles, and all are on the board already.")
+        for letter in sorted(set(letters)):
+            on_board = sum(1 for s, ch in self.grid.items() if ch == letter and s not in self.blanks)
+            have = self.tile_counts.get(letter, 0)
+            if on_board + letters.count(letter) > have:
+                raise NotInRack(f"A set has {have} {letter} tile{'s' if have != 1 else ''}, and this would put "
+                                f"{on_board + letters.count(letter)} on the board (a lowercase letter is a blank).")
 
     def _write(self, player: str, event: Event) -> Outcome:
         text = unicodedata.normalize("NFC", str(event["text"]).strip())
@@ -497,13 +502,9 @@ class QuestiqueGame(Game):
 
     def _use_tiles(self, player: str, new: dict[Square, str], blanks: list[Square]) -> None:
         if self.supply is None:
-            self._check_set("", len(blanks))
-            for square, letter in new.items():
-                if square not in blanks:
-                    self._check_set(letter)
+            self._check_set([letter for square, letter in new.items() if square not in blanks], len(blanks))
             return
-        if len(blanks) + len(self.blanks) > BLANKS:
-            self._check_set("", len(blanks))
+        self._check_set([], len(blanks))
         tiles = [BLANK if s in blanks else letter for s, letter in new.items()]
         short = self.supply.missing(player, tiles)
         if short:
@@ -570,7 +571,7 @@ class QuestiqueGame(Game):
             self.supply.take(player, [letter])
             self.supply.give(player, BLANK)
         else:
-            self._check_set(letter)
+            self._check_set([letter])
         self.blanks.discard(square)
         return Outcome(f"{player} puts down the {letter} on {square.name} and takes back the blank.")
 

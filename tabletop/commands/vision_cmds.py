@@ -62,7 +62,8 @@ def print_board(args) -> int:
     out = page_output(args.out)
     from vision.printing import LEGEND
 
-    title, legend = board.name, LEGEND
+    title = board.name
+    legend: tuple[str, ...] = LEGEND
     if args.game in _board_games():
         from tabletop.games import spec
         title = f"{spec(args.game).title}: {board.name}" if spec(args.game).title not in board.name else board.name

@@ -28,7 +28,7 @@ quadrants = ["1111.2222", "1111.2222", "1111.2222", "1111.2222", ".........",
              "4444.3333", "4444.3333", "4444.3333", "4444.3333"]
 """, "pocket.toml", required=LAYERS)
 WORDS = Lexicon("cat cats act at as ask asks scat stab tea eat ate to toe tab bat sea teas oat oats "
-                "tar rat art arts star stars bar bars tee".split(), name="test words")
+                "tar rat art arts star stars bar bars tee tat".split(), name="test words")
 
 
 def game(players=("Ann", "Ben"), board=BOARD, variant=None, seed=0, **options):
@@ -94,6 +94,14 @@ def test_a_virtual_write_needs_the_tiles_on_the_players_rack():
     g.supply.racks["Ann"] = list("QQQQQQQ")
     with pytest.raises(NotInRack, match="rack has no C A T"):
         g.apply(write("Ann", "CAT", 4, 3))
+
+
+def test_nearest_to_a_begins_and_equal_draws_draw_again():
+    g = game(("Ann", "Ben", "Cai"), pieces="virtual", first="Ann")
+    g.supply.bag = list("MBA") + list("ZZZ")
+    assert g._draw_for_first() == "Cai"
+    g.supply.bag = list("AAB") + list("?E")          # Ann and Ben tie on A, then Ben's E beats Ann's blank
+    assert g._draw_for_first() == "Ben"
 
 
 def test_the_first_player_is_drawn_nearest_to_a_with_virtual_tiles_and_named_with_real_ones():
@@ -268,8 +276,11 @@ def test_exchanging_tiles_forfeits_the_turn_and_keeps_every_tile():
 def test_physical_tiles_cannot_show_more_of_a_letter_than_the_set_has():
     g = play(game(), write("Ann", "CAT", 4, 3))
     g.tile_counts["C"] = 1
-    with pytest.raises(NotInRack, match="A set has 1 C tiles"):
+    with pytest.raises(NotInRack, match="A set has 1 C tile, and this would put 2 on the board"):
         g.apply(write("Ben", "CAT", 14, 13))
+    g.tile_counts["T"] = 2
+    with pytest.raises(NotInRack, match="A set has 2 T tiles, and this would put 3"):
+        g.apply(write("Ben", "TAT", 14, 13))      # two more T in one word
 
 
 def test_a_full_round_of_passes_ends_the_game():
