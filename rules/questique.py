@@ -400,9 +400,9 @@ class QuestiqueGame(Game):
         self._check_ownership(player, placement)
         first = not self.crossword[player]
         quadrant = self._check_start(player, placement) if first else None
+        self._check_distance(player, placement)
         if not first:
             self._check_joins(player, placement)
-        self._check_distance(player, placement)
         check_words(placement, self.lexicon)
         self._check_theme(player, placement)
         self._use_tiles(player, new, blanks)

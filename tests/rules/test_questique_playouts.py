@@ -131,3 +131,35 @@ def test_an_illegal_event_in_a_record_stops_the_replay_naming_its_position_and_r
     assert main(["replay", str(path)]) != 0
     err = capsys.readouterr().err
     assert "event 2 (write by Ben)" in err and "diagonally opposite" in err
+
+
+EVENT = st.fixed_dictionaries({
+    "type": st.sampled_from(["write", "place", "exchange", "take_blank", "pass", "end", "time", "draw"]),
+    "player": st.sampled_from(["Ann", "Ben", "Cai", "Zed", "", "host"]),
+}, optional={
+    "text": st.text(min_size=0, max_size=12) | st.sampled_from(["CAT", "cat", "CATS", "AT", "ICE CREAM", "?"]),
+    "letter": st.text(max_size=2),
+    "tiles": st.text(max_size=9),
+    "row": st.integers(-3, 22) | st.just("4"),
+    "col": st.integers(-3, 22),
+    "dir": st.sampled_from(["across", "down", "diagonal", 3]),
+})
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(EVENT, max_size=12), st.sampled_from([None, "extra", "elimination+speed", "token"]),
+       st.booleans())
+def test_fuzzed_events_are_accepted_or_refused_with_a_rules_error_and_a_refusal_changes_nothing(events, variant, virtual):
+    from rules import errors
+
+    options = {"pieces": "virtual"} if virtual else {}
+    game = QuestiqueGame(GameSetup("questique", ("Ann", "Ben", "Cai"), variant=variant, seed=1, options=options),
+                         standard_board(), Lexicon(["cat", "cats", "at", "act"]))
+    for event in events:
+        before = game.state()
+        try:
+            game.apply(event)
+        except (errors.Rejection, errors.EventFormatError) as refusal:
+            assert str(refusal) and game.state() == before
+    if game.supply is not None:
+        assert game.supply.in_hand() + len(game.grid) == 150
