@@ -37,7 +37,8 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 from rules import errors
 from rules.board import Board
@@ -132,13 +133,14 @@ class QuestiqueGame(Game):
         self.rules.check_players(setup.players)
         self.layout = QuestiqueLayout(board)
         self.alphabet = alphabet(setup.language) if setup.language in ("en", "uk") else ""
-        self.tile_counts = tile_counts(setup.language)
+        self.tile_counts: Mapping[str, int] = MappingProxyType(tile_counts(setup.language))
         players = setup.players
         self.sides: tuple[tuple[str, ...], ...] = ((players[0], players[2]), (players[1], players[3])) \
             if self.rules.partner else tuple((p,) for p in players)
-        self.side_of = {p: k for k, side in enumerate(self.sides) for p in side}
-        self.targets = parse_targets(setup.option("targets"), players)
-        self.themes = parse_themes(setup.option("themes"), players) if self.rules.themed else {}
+        self.side_of: Mapping[str, int] = MappingProxyType({p: k for k, side in enumerate(self.sides) for p in side})
+        self.targets: Mapping[str, int] = MappingProxyType(parse_targets(setup.option("targets"), players))
+        self.themes: Mapping[str, frozenset[str]] = MappingProxyType(
+            parse_themes(setup.option("themes"), players) if self.rules.themed else {})
         self.grid = Grid(board.rows, board.cols)
         self.owner: dict[Square, str] = {}
         self.crossword: dict[str, frozenset[Square]] = {p: frozenset() for p in players}
@@ -148,12 +150,12 @@ class QuestiqueGame(Game):
         self.eliminated: list[str] = []
         self.winning_side: int | None = None
         self.passes = 0
-        self.words_played: list[str] = []
+        self.words_played: tuple[str, ...] = ()
         self.virtual = setup.option("pieces", "physical") == "virtual"
         self.supply = TileSupply(setup.language, setup.seed, players) if self.virtual else None
         self.order = self._seat_order(setup.option("first"))
         self.current = self.order[0]
-        self.seat_quadrant = self._seat_quadrants()
+        self.seat_quadrant: Mapping[str, int] = MappingProxyType(self._seat_quadrants())
         self.to_place: dict[str, list[Square]] = {}
         self._set_individual_letters(setup.option("individual"))
         given = setup.option("excluded")
@@ -418,7 +420,7 @@ class QuestiqueGame(Game):
             self._default_exclusions()
         stars = tuple(s for s in new if s in self.layout.all_stars)
         words = (placement.text,) + tuple(w.text for w in placement.formed_words)
-        self.words_played.extend(words)
+        self.words_played += words
         turn = StarTurn(player=player, event_index=len(self.events), text=placement.text,
                         words=tuple(WordScore(w, (), 0, (), 0, False) for w in words),
                         new_squares=placement.new_squares, stars=stars)

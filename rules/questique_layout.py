@@ -89,6 +89,7 @@ class QuestiqueLayout:
         self.diamonds: tuple[frozenset[Square], ...] = tuple(diamonds)
         #: quadrant number -> the middle of its diamond start (the diamond with most diamond neighbours)
         self.centre: tuple[Square, ...] = tuple(centres)
+        self._most: dict[tuple[int, int], int] = {}
 
     def _place(self, squares: list[Square]) -> int:
         """0-3: which corner area of the board a quadrant's middle lies in (clockwise from top left)."""
@@ -137,6 +138,12 @@ class QuestiqueLayout:
 
     def most_diamonds(self, length: int, quadrant: int = 0) -> int:
         """The most diamond squares of ``quadrant`` a straight word of ``length`` letters can cover."""
+        key = (length, quadrant)
+        if key not in self._most:
+            self._most[key] = self._count_most(length, quadrant)
+        return self._most[key]
+
+    def _count_most(self, length: int, quadrant: int) -> int:
         diamonds = self.diamonds[quadrant]
         best = 0
         for start in diamonds:

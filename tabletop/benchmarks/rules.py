@@ -1,5 +1,5 @@
-"""Time to validate and score one move on the SP board (budget: 1 ms on one core), and letter
-dice's round scoring (6 players, <= 10 ms) and best-words lists (<= 200 ms).
+"""Time to validate and score one move on the SP board and a Questique move (budget: 1 ms on
+one core), and letter dice's round scoring (6 players, <= 10 ms) and best-words lists (<= 200 ms).
 
 Plays seeded random games of eXtraDICTION SP (Speed) with the built-in English dictionary on
 the built-in 19x19 board, and times every ``Game.apply`` of a write: accepted moves (placement
@@ -81,8 +81,14 @@ def run(args) -> int:
         "rejected_move": _summary(data["rejected"]),
         "budget_us": BUDGET_US,
     }
-    result["within_budget"] = result["accepted_move"]["p99_us"] <= BUDGET_US and \
-        result["rejected_move"]["p99_us"] <= BUDGET_US
+    if not getattr(args, "json", False):
+        print("Timing Questique moves: four players with the table's tiles, elimination play ...", flush=True)
+    from tabletop.benchmarks.questique_moves import measure_questique
+    questique = measure_questique(2 if getattr(args, "quick", False) else 12)
+    result["questique"] = {"accepted_move": _summary(questique["accepted"]),
+                           "rejected_move": _summary(questique["rejected"])}
+    result["within_budget"] = all(r["p99_us"] <= BUDGET_US for r in (
+        result["accepted_move"], result["rejected_move"], *result["questique"].values()))
     if not getattr(args, "json", False):
         print("Timing letter dice: scoring rounds of six players, best-words lists of rolls ...", flush=True)
     result["letter_dice"] = measure_letter_dice(5 if getattr(args, "quick", False) else 40)
@@ -93,6 +99,9 @@ def run(args) -> int:
     for label in ("accepted_move", "rejected_move"):
         s = result[label]
         print(f"{label.replace('_', ' '):>14}: {s['moves']:6d} moves  median {s['median_us']:7.1f} us  "
+              f"p95 {s['p95_us']:7.1f} us  p99 {s['p99_us']:7.1f} us  max {s['max_us']:7.1f} us")
+    for label, s in result["questique"].items():
+        print(f"{'Questique ' + label.split('_')[0]:>18}: {s['moves']:6d} moves  median {s['median_us']:7.1f} us  "
               f"p95 {s['p95_us']:7.1f} us  p99 {s['p99_us']:7.1f} us  max {s['max_us']:7.1f} us")
     verdict = "within" if result["within_budget"] else "OVER"
     print(f"budget: {BUDGET_US:.0f} us per move (p99) -> {verdict} budget")

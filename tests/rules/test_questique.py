@@ -275,10 +275,10 @@ def test_exchanging_tiles_forfeits_the_turn_and_keeps_every_tile():
 
 def test_physical_tiles_cannot_show_more_of_a_letter_than_the_set_has():
     g = play(game(), write("Ann", "CAT", 4, 3))
-    g.tile_counts["C"] = 1
+    g.tile_counts = {**g.tile_counts, "C": 1}
     with pytest.raises(NotInRack, match="A set has 1 C tile, and this would put 2 on the board"):
         g.apply(write("Ben", "CAT", 14, 13))
-    g.tile_counts["T"] = 2
+    g.tile_counts = {**g.tile_counts, "T": 2}
     with pytest.raises(NotInRack, match="A set has 2 T tiles, and this would put 3"):
         g.apply(write("Ben", "TAT", 14, 13))      # two more T in one word
 
