@@ -157,6 +157,8 @@ class QuestiqueGame(Game):
         self.current = self.order[0]
         self.seat_quadrant: Mapping[str, int] = MappingProxyType(self._seat_quadrants())
         self.to_place: dict[str, list[Square]] = {}
+        #: starts are fixed by seat when the individual letters go on the standard squares
+        self.fixed_starts = bool(self.seat_quadrant) and setup.option("individual") is None
         self._set_individual_letters(setup.option("individual"))
         given = setup.option("excluded")
         self.excluded_given = given is not None
@@ -458,7 +460,7 @@ class QuestiqueGame(Game):
         taken = [p for p, q in self.starts.items() if q == quadrant]
         if taken:
             raise WrongStart(f"{taken[0]} has started at the {name} diamond already: {player} starts at another.", covered)
-        if player in self.seat_quadrant and self.seat_quadrant[player] != quadrant:
+        if self.fixed_starts and self.seat_quadrant[player] != quadrant:
             raise WrongStart(f"{player}'s individual letters are placed for a start at the "
                              f"{QUADRANT_NAMES[self.seat_quadrant[player]]} diamond, not the {name} one.", covered)
         partner = [p for p in self.sides[self.side_of[player]] if p != player and p in self.starts]

@@ -341,12 +341,17 @@ def test_virtual_individual_letters_are_drawn_from_the_bag():
     assert g.supply.in_hand() + len(g.grid) == 150
 
 
-def test_individual_letters_keep_their_distance_and_must_start_from_their_seat():
-    g = game(("Ann", "Ben", "Cai"), variant="extra", individual=[{"player": "Ben", "letter": "R", "row": 3, "col": 2}])
+def test_standard_individual_letters_fix_each_seats_start():
+    g = game(("Ann", "Ben", "Cai"), variant="extra", pieces="virtual", first="Ann")
     with pytest.raises(WrongStart, match="placed for a start at the top left diamond, not the top right one"):
         g.apply(write("Ann", "CAT", 4, 13))
+
+
+def test_individual_letters_from_the_record_keep_their_distance_and_leave_the_starts_free():
+    g = game(("Ann", "Ben", "Cai"), variant="extra", individual=[{"player": "Ben", "letter": "R", "row": 3, "col": 2}])
     with pytest.raises(TooClose, match="touch Ben's individual letter at C4"):
         g.apply(write("Ann", "CATS", 4, 2))    # C on C5, right under Ben's R
+    assert "top right" in g.apply(write("Ann", "CAT", 4, 13)).message
 
 
 def test_questique_elimination_with_two_players_wins():
