@@ -32,6 +32,18 @@ def board_from(values: list[str], zones: list[str] | None = None, marks: list[st
     return parse_board(text, "test board")
 
 
+#: someone else's Questique board: 9x9, four 4x4 star quadrants, a 2x2 diamond start in each
+POCKET_QUESTIQUE = """name = "Pocket Questique"
+rows = 9
+cols = 9
+[layers]
+marks = ["*..*.*..*", ".DD...DD.", ".DD...DD.", "*..*.*..*", ".........",
+         "*..*.*..*", ".DD...DD.", ".DD...DD.", "*..*.*..*"]
+quadrants = ["1111.2222", "1111.2222", "1111.2222", "1111.2222", ".........",
+             "4444.3333", "4444.3333", "4444.3333", "4444.3333"]
+"""
+
+
 def make_game(game_id, board, lexicon, players=("Ann", "Ben"), variant=None, seed=0, rounds=None):
     return new_game(GameSetup(game_id, players, variant=variant, seed=seed, rounds=rounds), board, lexicon)
 

@@ -13,20 +13,10 @@ from rules.questique import NotInRack, NotOnTheme, NotYourCrossword, QuestiqueGa
 from rules.questique_layout import LAYERS, QuestiqueLayout, standard_board
 from rules.questique_tiles import TILES, TileSupply
 from rules.squares import Square
-from tests.helpers import write
+from tests.helpers import POCKET_QUESTIQUE, write
 
 BOARD = standard_board()
-# someone else's board: 9x9, 4x4 star quadrants, a 2x2 diamond start in each
-SMALL = parse_board("""
-name = "Pocket Questique"
-rows = 9
-cols = 9
-[layers]
-marks = ["*..*.*..*", ".DD...DD.", ".DD...DD.", "*..*.*..*", ".........",
-         "*..*.*..*", ".DD...DD.", ".DD...DD.", "*..*.*..*"]
-quadrants = ["1111.2222", "1111.2222", "1111.2222", "1111.2222", ".........",
-             "4444.3333", "4444.3333", "4444.3333", "4444.3333"]
-""", "pocket.toml", required=LAYERS)
+SMALL = parse_board(POCKET_QUESTIQUE, "pocket.toml", required=LAYERS)
 WORDS = Lexicon("cat cats act at as ask asks scat stab tea eat ate to toe tab bat sea teas oat oats "
                 "tar rat art arts star stars bar bars tee tat".split(), name="test words")
 

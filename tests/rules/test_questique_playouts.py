@@ -19,6 +19,7 @@ from rules.questique_layout import standard_board
 from rules.record import Record, record_of, replay
 from tabletop.cli import main
 from tabletop.games.questique_players import choose_move
+from tests.helpers import POCKET_QUESTIQUE
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
 # a vocabulary that the racks of a 150-tile bag spell often
@@ -86,19 +87,10 @@ def test_the_shipped_examples_replay_to_their_stars_and_winner(name, winner, eli
     assert out["totals"][winner] == 4 and sum(t["score"] for t in out["turns"]) == sum(out["totals"].values())
 
 
-POCKET = """name = "Pocket Questique"
-rows = 9
-cols = 9
-[layers]
-marks = ["*..*.*..*", ".DD...DD.", ".DD...DD.", "*..*.*..*", ".........",
-         "*..*.*..*", ".DD...DD.", ".DD...DD.", "*..*.*..*"]
-quadrants = ["1111.2222", "1111.2222", "1111.2222", "1111.2222", ".........",
-             "4444.3333", "4444.3333", "4444.3333", "4444.3333"]
-"""
 
 
 def test_a_hand_written_record_on_its_own_board_file_replays_with_stars_eliminations_and_winner(tmp_path, capsys):
-    (tmp_path / "pocket.toml").write_text(POCKET)
+    (tmp_path / "pocket.toml").write_text(POCKET_QUESTIQUE)
     (tmp_path / "words.txt").write_text("cat\nscat\nstab\nas\nasks\nat\n")
     record = {
         "game": "questique", "board": "pocket.toml", "lexicon": "words.txt", "variant": "elimination",
