@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import pathlib
 import re
@@ -258,8 +259,9 @@ def word_frequencies(language: str = "en"):
     return frequency
 
 
-def reading_index(lexicon: Lexicon, language: str = "en"):
-    """The lexicon as the board reader decodes words with: common words slightly preferred.
+def reading_index(lexicon: Lexicon, language: str = "en", alphabet: str | None = None):
+    """The lexicon as the board reader decodes words with: common words slightly preferred;
+    its words of ``alphabet`` only (default A-Z; the tile reader gives the set's letters).
 
     For a built-in dictionary the per-length letter arrays and priors are compiled into
     :func:`cache_dir` the first time a length is read, and memory-mapped from there afterwards.
@@ -270,11 +272,15 @@ def reading_index(lexicon: Lexicon, language: str = "en"):
     """
     from vision.words import FREQUENCY_WEIGHT, LexiconIndex
 
+    from vision.letters import ALPHABET
+
     frequency = word_frequencies(language)
+    alphabet = alphabet or ALPHABET
     if not lexicon.version:
-        return LexiconIndex(lexicon, frequency=frequency)
-    folder = cache_dir() / f"reading-{language}-{lexicon.version}-{CACHE_FORMAT}-{FREQUENCY_WEIGHT}"
-    return _CachedIndex(folder, lexicon, frequency)
+        return LexiconIndex(lexicon, frequency=frequency, alphabet=alphabet)
+    letters = "" if alphabet == ALPHABET else "-" + hashlib.sha256(alphabet.encode()).hexdigest()[:8]
+    folder = cache_dir() / f"reading-{language}-{lexicon.version}-{CACHE_FORMAT}-{FREQUENCY_WEIGHT}{letters}"
+    return _CachedIndex(folder, lexicon, frequency, alphabet)
 
 
 def _cached_index_class():
@@ -283,8 +289,8 @@ def _cached_index_class():
     class CachedIndex(LexiconIndex):
         """A :class:`~vision.words.LexiconIndex` whose arrays and priors live in files, one per length."""
 
-        def __init__(self, folder: pathlib.Path, lexicon: Lexicon, frequency):
-            super().__init__(lexicon, frequency=frequency)
+        def __init__(self, folder: pathlib.Path, lexicon: Lexicon, frequency, alphabet: str):
+            super().__init__(lexicon, frequency=frequency, alphabet=alphabet)
             self.folder = folder
 
         def _load(self, n: int) -> None:
@@ -314,8 +320,8 @@ def _cached_index_class():
     return CachedIndex
 
 
-def _CachedIndex(folder: pathlib.Path, lexicon: Lexicon, frequency):
-    return _cached_index_class()(folder, lexicon, frequency)
+def _CachedIndex(folder: pathlib.Path, lexicon: Lexicon, frequency, alphabet: str):
+    return _cached_index_class()(folder, lexicon, frequency, alphabet)
 
 
 def load_wordlist(path: str | os.PathLike) -> Lexicon:

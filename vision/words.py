@@ -53,8 +53,9 @@ class LexiconIndex:
     """
 
     def __init__(self, words: Iterable[str] | object, frequency: Callable[[str], float | None] | None = None,
-                 weight: float = FREQUENCY_WEIGHT):
-        self.frequency, self.weight = frequency, weight
+                 weight: float = FREQUENCY_WEIGHT, alphabet: str = ALPHABET):
+        self.frequency, self.weight, self.alphabet = frequency, weight, alphabet
+        self._letters = frozenset(alphabet)
         self._source: Any = None
         self._words: dict[int, list[str]] = {}
         if callable(getattr(words, "words_of_length", None)):
@@ -63,22 +64,28 @@ class LexiconIndex:
             by_len: dict[int, list[str]] = {}
             for w in words if not callable(getattr(words, "words", None)) else words.words():  # type: ignore[union-attr]
                 w = w.upper()
-                if w and all("A" <= ch <= "Z" for ch in w):
+                if w and all(ch in self._letters for ch in w):
                     by_len.setdefault(len(w), []).append(w)
             self._words = {n: sorted(set(ws)) for n, ws in by_len.items()}
         self._arrays: dict[int, np.ndarray] = {}
         self._priors: dict[int, np.ndarray] = {}
 
     def words(self, n: int) -> list[str]:
-        """The ``n``-letter words of A-Z, sorted."""
+        """The ``n``-letter words of the alphabet (A-Z unless given), sorted."""
         if self._source is not None and n not in self._words:
-            self._words[n] = [w for w in self._source.words_of_length(n) if w.isascii() and w.isalpha()]
+            self._words[n] = [w for w in self._source.words_of_length(n) if all(ch in self._letters for ch in w)]
         return self._words.get(n, [])
 
     def array(self, n: int) -> np.ndarray:
         if n not in self._arrays:
             ws = self.words(n)
-            arr = np.frombuffer("".join(ws).encode("ascii"), np.uint8).reshape(len(ws), n) - 65 if ws else np.zeros((0, n), np.uint8)
+            if not ws:
+                arr = np.zeros((0, n), np.uint8)
+            elif self.alphabet == ALPHABET:
+                arr = np.frombuffer("".join(ws).encode("ascii"), np.uint8).reshape(len(ws), n) - 65
+            else:
+                position = {ch: i for i, ch in enumerate(self.alphabet)}
+                arr = np.array([[position[ch] for ch in w] for w in ws], np.uint8).reshape(len(ws), n)
             self._arrays[n] = arr.astype(np.intp)
         return self._arrays[n]
 
@@ -115,17 +122,20 @@ def _logsumexp(x: np.ndarray) -> float:
     return m + float(np.log(np.exp(x - m).sum()))
 
 
-def decode(logp: np.ndarray, index: LexiconIndex | None, fixed: dict[int, int] | None = None) -> Decoded:
-    """The best reading of a run from its (n, 26) letter log-probabilities.
+def decode(logp: np.ndarray, index: LexiconIndex | None, fixed: dict[int, int] | None = None,
+           alphabet: str | None = None) -> Decoded:
+    """The best reading of a run from its (n, letters) log-probabilities, the letters those of
+    ``alphabet`` (default: the index's, else A-Z).
 
     ``fixed`` maps positions to letter indices that must be kept (a crossing word's letter).
     """
     n = len(logp)
+    letters = alphabet or (index.alphabet if index is not None else ALPHABET)
     raw_idx = logp.argmax(1)
     if fixed:
         for k, v in fixed.items():
             raw_idx[k] = v
-    raw = "".join(ALPHABET[i] for i in raw_idx)
+    raw = "".join(letters[i] for i in raw_idx)
     raw_score = float(logp[np.arange(n), raw_idx].sum()) + OOV_LOG_PRIOR
     arr = index.array(n) if index is not None else np.zeros((0, n), np.intp)
     prior = index.log_prior(n) if index is not None else np.zeros(0)
@@ -143,8 +153,8 @@ def decode(logp: np.ndarray, index: LexiconIndex | None, fixed: dict[int, int] |
     total = _logsumexp(np.append(scores, raw_score))
     order = np.argsort(scores)[::-1][:4]
     best = int(order[0])
-    best_text = "".join(ALPHABET[i] for i in arr[best])
-    alts = [("".join(ALPHABET[i] for i in arr[k]), float(np.exp(scores[k] - total))) for k in order[1:]]
+    best_text = "".join(letters[i] for i in arr[best])
+    alts = [("".join(letters[i] for i in arr[k]), float(np.exp(scores[k] - total))) for k in order[1:]]
     if raw_score > scores[best] and best_text != raw:
         return Decoded(raw, min(0.5, float(np.exp(raw_score - total))), raw, False, [(best_text, float(np.exp(scores[best] - total)))] + alts)
     return Decoded(best_text, float(np.exp(scores[best] - total)), raw, True, alts)

@@ -24,6 +24,11 @@ def _photo_games() -> list[str]:
     return [g.game_id for g in games() if g.photo is not None]
 
 
+def _pieces() -> tuple[str, ...]:
+    from tabletop.games import PHOTO_READS
+    return PHOTO_READS
+
+
 def _board(args):
     from tabletop.games import spec
     from tabletop.resources import load_board
@@ -165,12 +170,19 @@ def score(args) -> int:
     from tabletop.games import spec
 
     game = spec(args.game)
-    if game.photo is None:
+    pieces = args.pieces or game.photo
+    if pieces is None:
         raise UserError(f"photos of {args.game} are not read yet; the games read from photos are: "
                         f"{', '.join(_photo_games())}")
-    if game.photo == "dice":
+    if pieces == "tiles":
+        from tabletop.commands.score_tiles import score_tiles
+        return score_tiles(args, game.board if game.photo == "tiles" else None)
+    if args.corners:
+        raise UserError("--corners is for --pieces tiles (a board without markers); "
+                        "for a handwritten board with stick-on markers use 'tabletop calibrate'")
+    if pieces == "dice":
         return _score_dice(args)
-    if game.photo == "chips":
+    if pieces == "chips":
         return _score_chips(args)
     board = _board(args)
     image = _image(args.photo)
@@ -285,9 +297,15 @@ score.arguments = lambda p: (
     p.add_argument("--game", default="extradiction-sp", help=f"the game: {', '.join(_photo_games())}"),
     p.add_argument("--board", help="a board .toml file (instead of the game's built-in board)"),
     p.add_argument("--json", action="store_true",
-                   help='print {"grid": [...], "words": [...], "score": N} ({"faces": [...]} for letter-dice; '
-                        '{"grid": [...], "winner": ...} for sequence-letters)'),
+                   help='print {"grid": [...], "words": [...], "score": N} (tiles: N is the stars covered; '
+                        '{"faces": [...]} for letter-dice; {"grid": [...], "winner": ...} for sequence-letters)'),
+    p.add_argument("--pieces", choices=_pieces(),
+                   help="what the photo shows (default: the game's): handwritten letters, letter tiles, chips or dice"),
+    p.add_argument("--corners", nargs=4, metavar="X,Y",
+                   help="tiles on a board without markers: the grid's four outer corners in the photo, "
+                        "from its top-left clockwise"),
     p.add_argument("--calibration", help="a file from 'tabletop calibrate' (board with stick-on markers)"),
     p.add_argument("--lexicon", help="a word list (one word a line) instead of the built-in dictionary"),
-    p.add_argument("--language", default="en", help="built-in dictionary language, and the dice set of letter-dice (en, uk)"),
+    p.add_argument("--language", default="en",
+                   help="built-in dictionary language, and the tile set or dice set (en, uk)"),
 )

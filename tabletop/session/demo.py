@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from rules.game import GameSetup
 from rules.record import replay
@@ -140,7 +141,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
     if sand is not None:
         say(f"   sand timer: gpiozero {'mock pins' if sand.mock else 'pins'}")
 
-    write = None
+    write: Callable[[str, dict], None] | None = None
     if camera and spec.photo == "letters" and board is not None:
         synthetic = SyntheticCamera(board, seed=seed)
         cam = CameraInput(session, synthetic)
@@ -198,6 +199,9 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
         roll = _dice_camera(session, report, seed, say)
     if camera and spec.photo == "chips" and board is not None:
         write = _chip_camera(session, report, seed, say)
+    if camera and spec.photo == "tiles" and board is not None:
+        from tabletop.session.demo_tiles import tile_camera
+        write = tile_camera(session, report, seed, say)
 
     script = demo.script(lambda: session.game, deck, seed=seed)
     try:
@@ -245,6 +249,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
     say(f"   {report.events} events ({report.rejected} refused), {report.table_seconds:.0f} s of table time, "
         + (f"{report.camera_rolls} rolls read by the camera, " if spec.photo == "dice" else
            f"{report.camera_writes} chips seen by the camera, " if spec.photo == "chips" else
+           f"{report.camera_writes} moves read by the camera, " if spec.photo == "tiles" else
            f"{report.camera_writes} words read by the camera, ")
         + f"{report.presses} presses through the buzzer box, "
         f"played in {report.seconds:.1f} s")

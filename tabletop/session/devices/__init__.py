@@ -15,12 +15,14 @@ to a dispatcher thread.
 from tabletop.session.devices.buzzers import HOST_BUTTONS, GpioPanel, SerialBuzzers, host_button
 from tabletop.session.devices.camera_input import CameraInput
 from tabletop.session.devices.cameras import (OpenCVCamera, PiCamera, SyntheticCamera, SyntheticChipCamera,
-                                              SyntheticDiceCamera, open_camera)
+                                              SyntheticDiceCamera, SyntheticTileCamera, open_camera)
 from tabletop.session.devices.chip_input import ChipCameraInput
 from tabletop.session.devices.dice_input import DiceCameraInput
 from tabletop.session.devices.dispatch import Dispatcher
 from tabletop.session.devices.outputs import TableOutputs, sand_timer_on_mock_pins
 from tabletop.session.devices.presses import PressOrderer
+from tabletop.session.devices.tile_input import TileCameraInput
 
 __all__ = ["HOST_BUTTONS", "CameraInput", "ChipCameraInput", "DiceCameraInput", "Dispatcher", "GpioPanel", "OpenCVCamera", "PiCamera", "PressOrderer",
-           "SerialBuzzers", "SyntheticCamera", "SyntheticChipCamera", "SyntheticDiceCamera", "TableOutputs", "host_button", "open_camera", "sand_timer_on_mock_pins"]
+           "SerialBuzzers", "SyntheticCamera", "SyntheticChipCamera", "SyntheticDiceCamera", "SyntheticTileCamera",
+           "TableOutputs", "TileCameraInput", "host_button", "open_camera", "sand_timer_on_mock_pins"]

@@ -98,6 +98,33 @@ class SyntheticChipCamera:
         return self._frame
 
 
+class SyntheticTileCamera:
+    """The camera's twin over a board of letter tiles (the printed board and tiles): the tiles on
+    it (square -> capital, ``?`` a blank tile), and a hand over it while tiles go down."""
+
+    def __init__(self, board, *, seed: int = 0, language: str = "en"):
+        self.board, self.seed, self.language = board, seed, language
+        self.tiles: dict = {}
+        self._frame = None
+
+    def show(self, tiles: dict) -> None:
+        if tiles != self.tiles:
+            self.tiles, self._frame = dict(tiles), None
+
+    def _scene(self, hand: bool):
+        from vision.synth.tilescene import tile_scene
+
+        return tile_scene(self.board, self.tiles, seed=self.seed, language=self.language, hand=hand).frame
+
+    def hand_frame(self):
+        return self._scene(hand=True)
+
+    def read(self):
+        if self._frame is None:
+            self._frame = self._scene(hand=False)
+        return self._frame
+
+
 class OpenCVCamera:
     """A USB camera through OpenCV (``index`` 0 = the first)."""
 

@@ -1,0 +1,184 @@
+"""Train the tile network (vision/models/tiles.onnx) on synthetic photos of tiles on boards.
+
+    .venv/bin/python scripts/train_tiles.py [--scenes 1400] [--epochs 14] [--out vision/models/tiles.onnx]
+
+The photos come from vision.synth.tilescene: the project's printed Questique board with printed
+tiles, and boxed-set boards (coloured bonus squares, raised wooden or plastic tiles in the
+typefaces of vision.synth.tilefonts.TRAINING), English and Ukrainian, tilted up to 35 degrees,
+under glare, a darker side, warm or cold light, blur and JPEG. Each photo is cut exactly as the
+table cuts it (vision.tiles: warped from the grid's corners given a little off, light evened
+out, a window round each square), a window centred a little off where the tile's face really
+lies; the label is the square's content. The typefaces of tilefonts.HELD_OUT are never used
+here (the benchmark's boxed boards use them). PyTorch trains; the network is exported to ONNX
+for OpenCV's dnn (never imported at run time). Progress is shown with rich.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import pathlib
+import sys
+import time
+
+import cv2
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rules.board import Board, parse_board  # noqa: E402
+from rules.questique_tiles import alphabet  # noqa: E402
+from rules.squares import Square  # noqa: E402
+from vision.tiles import BLANK, CELL, CLASSES, EMPTY, MARGIN, WINDOW, even_light, from_corners, glyph, windows  # noqa: E402
+
+
+def boards() -> list[tuple[Board, str]]:
+    """The boards the photos show: the printed Questique board, and boxed boards of a few sizes."""
+    from tabletop.resources import load_board
+
+    boxed = [parse_board(f"rows = {n}\ncols = {n}\n[layers]\n", f"boxed {n}x{n}", required=()) for n in (15, 15, 13, 17, 21)]
+    return [(load_board("questique", required=("marks",)), "printed")] + [(b, "commercial") for b in boxed]
+
+
+def random_tiles(board: Board, language: str, rng: np.random.Generator) -> dict[Square, str]:
+    """Tiles as games leave them: words across and down, some loose tiles, a few blanks."""
+    letters = alphabet(language)
+    tiles: dict[Square, str] = {}
+    share = rng.uniform(0.08, 0.55)
+    while len(tiles) < share * board.rows * board.cols:
+        length = int(rng.integers(1, 9))
+        across = rng.random() < 0.5
+        r, c = int(rng.integers(board.rows)), int(rng.integers(board.cols))
+        for k in range(length):
+            sq = Square(r, c + k) if across else Square(r + k, c)
+            if sq.row < board.rows and sq.col < board.cols:
+                tiles[sq] = BLANK if rng.random() < 0.04 else letters[rng.integers(len(letters))]
+    return tiles
+
+
+def examples(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The windows and labels of one photo (``job``: seed, board number)."""
+    from vision.synth.tilefonts import TRAINING
+    from vision.synth.tilescene import tile_scene
+
+    seed, which = job
+    rng = np.random.default_rng([seed, 99])
+    board, style = boards()[which]
+    language = "uk" if rng.random() < 0.45 else "en"
+    tiles = random_tiles(board, language, rng)
+    size = (1280, 960) if rng.random() < 0.7 else (960, 720)
+    shot = tile_scene(board, tiles, seed=seed, style=style, language=language, faces=TRAINING, size=size)
+    cell_px = np.linalg.norm(shot.corners[1] - shot.corners[0]) / board.cols
+    corners = shot.corners + rng.normal(0, 0.05 * cell_px, (4, 2))
+    located = from_corners(shot.frame.shape, corners, board.rows, board.cols, CELL)
+    light = even_light(located.warp(shot.frame), CELL)
+    empties = [Square(r, c) for r in range(board.rows) for c in range(board.cols) if Square(r, c) not in tiles]
+    chosen = [empties[i] for i in rng.permutation(len(empties))[:len(tiles) // 2 + 20]]
+    centres, labels = [], []
+    for sq in list(tiles) + chosen:
+        if sq in tiles:
+            x, y = shot.faces[sq]
+            (cx, cy), = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), located.homography)[0:1, 0]
+            labels.append(CLASSES.index(BLANK if tiles[sq] == BLANK else glyph(tiles[sq])))
+        else:
+            cx, cy = (MARGIN + sq.col + 0.5) * CELL, (MARGIN + sq.row + 0.5) * CELL
+            labels.append(CLASSES.index(EMPTY))
+        centres.append((cx + rng.uniform(-0.2, 0.2) * CELL, cy + rng.uniform(-0.2, 0.2) * CELL))
+    cut = windows(light, np.array(centres))
+    return (np.clip(cut, -0.5, 1.0) * 127).astype(np.int8), np.array(labels, np.int16)
+
+
+def make_data(scenes: int, start: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+    from rich.progress import Progress
+
+    n_boards = len(boards())
+    jobs = [(start + k, k % n_boards if k % 3 else 0) for k in range(scenes)]
+    xs, ys = [], []
+    with Progress() as progress, multiprocessing.Pool(workers) as pool:
+        task = progress.add_task(f"photos {start}..", total=scenes)
+        for x, y in pool.imap_unordered(examples, jobs, chunksize=4):
+            xs.append(x)
+            ys.append(y)
+            progress.advance(task)
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def network():
+    import torch.nn as nn
+
+    def block(cin: int, cout: int) -> list:
+        return [nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU(), nn.MaxPool2d(2)]
+
+    return nn.Sequential(*block(3, 8), *block(8, 16), *block(16, 32), nn.Flatten(),
+                         nn.Linear(32 * (WINDOW // 8) ** 2, 128), nn.ReLU(), nn.Dropout(0.2), nn.Linear(128, len(CLASSES)))
+
+
+def train(x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray, epochs: int):
+    import torch
+    from rich.progress import Progress
+
+    torch.manual_seed(0)
+    model = network()
+    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = epochs * (len(x) // 256 + 1)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    xt, yt = torch.from_numpy(x), torch.from_numpy(y.astype(np.int64))
+    gen = torch.Generator().manual_seed(1)
+    with Progress() as progress:
+        task = progress.add_task("training", total=steps)
+        for epoch in range(epochs):
+            model.train()
+            order = torch.randperm(len(xt), generator=gen)
+            for k in range(0, len(order), 256):
+                idx = order[k:k + 256]
+                batch = xt[idx].float() / 127
+                gain = 1 + 0.15 * torch.randn(len(idx), 3, 1, 1, generator=gen)
+                batch = (batch + 0.5) * gain - 0.5 + 0.03 * torch.randn(batch.shape, generator=gen)
+                loss = torch.nn.functional.cross_entropy(model(batch), yt[idx], label_smoothing=0.02)
+                optimiser.zero_grad()
+                loss.backward()
+                optimiser.step()
+                schedule.step()
+                progress.advance(task)
+            accuracy = evaluate(model, xv, yv)
+            progress.console.print(f"epoch {epoch + 1}: loss {loss.item():.3f}, held-out windows {accuracy:.2%} right")
+    return model
+
+
+def evaluate(model, x: np.ndarray, y: np.ndarray) -> float:
+    import torch
+
+    model.eval()
+    with torch.no_grad():
+        guess = torch.cat([model(torch.from_numpy(x[k:k + 2048]).float() / 127).argmax(1)
+                           for k in range(0, len(x), 2048)]).numpy()
+    return float((guess == y).mean())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=1400)
+    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", default=str(ROOT / "vision" / "models" / "tiles.onnx"))
+    args = parser.parse_args()
+    import torch
+
+    torch.set_num_threads(args.workers)
+    started = time.time()
+    x, y = make_data(args.scenes, 0, args.workers)
+    xv, yv = make_data(max(40, args.scenes // 12), 1_000_000, args.workers)
+    print(f"{len(x)} training windows, {len(xv)} held-out windows ({time.time() - started:.0f} s)")
+    model = train(x, y, xv, yv, args.epochs)
+    model.eval()
+    import torch.onnx
+
+    torch.onnx.export(model, torch.zeros(1, 3, WINDOW, WINDOW), args.out, dynamo=False, input_names=["windows"],
+                      output_names=["logits"], dynamic_axes={"windows": {0: "n"}, "logits": {0: "n"}})
+    print(f"wrote {args.out} ({pathlib.Path(args.out).stat().st_size // 1024} KB) in {time.time() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

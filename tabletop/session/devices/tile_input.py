@@ -1,0 +1,146 @@
+"""Frames from a camera over a board of letter tiles, through the tile watcher, becoming the
+moves they show: tiles put down in one line are a ``write`` of the whole word they make (the
+tiles already in that line included) by the player whose turn it is; a letter put on a blank's
+square is a ``take_blank``. A move the camera cannot be sure of waits for the host (the host
+page's camera reads, or ``confirm`` at the console): a square read unsure, or a blank tile put
+down (the photo cannot say which letter it stands for: the dictionary's guess is offered).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.squares import Square
+from tabletop.session.core import Session
+from tabletop.session.devices.camera_feed import CameraFeed
+
+#: a blank tile as the camera reads it
+BLANK = "?"
+
+
+def camera_view(game: Any) -> list[str]:
+    """The board as the camera sees it: capitals, ``?`` for every blank tile (a played blank,
+    whose letter is lowercase in the game's grid, and the exclusion blanks on excluded stars).
+
+    >>> class G: state = lambda self: {"grid": ["Ab.", "..."], "excluded": [[1, 2]]}
+    >>> camera_view(G())
+    ['A?.', '..?']
+    """
+    state = game.state()
+    rows = [[BLANK if ch.islower() else ch for ch in row] for row in state["grid"]]
+    for r, c in state.get("excluded", []):
+        rows[r][c] = BLANK
+    return ["".join(row) for row in rows]
+
+
+class TileCameraInput(CameraFeed):
+    """Frames -> :class:`vision.tilewatch.TileWatcher` -> ``write`` events for the player whose turn it is."""
+
+    def __init__(self, session: Session, camera: Any, *, still_seconds: float = 0.6):
+        super().__init__()
+        from vision.tiles import TileReader
+        from vision.tilewatch import TileWatcher
+
+        if session.board is None:
+            raise ValueError(f"{session.setup.game} has no board for the camera to read")
+        self.session, self.camera = session, camera
+        self.watcher = TileWatcher(TileReader(session.board, session.setup.language),
+                                   baseline=camera_view(session.game), still_seconds=still_seconds)
+
+    def event_for(self, move: Any) -> tuple[dict[str, Any] | None, bool]:
+        """The event a move stands for, and whether the host must confirm it (None: no event)."""
+        grid = self.session.game.state()["grid"]
+        if move.taken or not move.squares:
+            return None, False
+        if len(move.squares) == 1 and self.watcher.committed is not None:
+            sq = move.squares[0]
+            if grid[sq.row][sq.col].islower():               # the letter a blank stood for, put on it
+                return {"type": "take_blank", "row": sq.row, "col": sq.col}, move.unsure
+        line = _line(move.squares, grid)
+        if line is None:
+            return None, False
+        direction, squares = line
+        put = dict(zip(move.squares, move.letters))
+        text = "".join(put.get(sq, grid[sq.row][sq.col]) for sq in squares)
+        guessed = self._fill_blanks(text)
+        event = {"type": "write", "row": squares[0].row, "col": squares[0].col, "dir": direction, "text": guessed}
+        return event, move.unsure or BLANK in text
+
+    def _fill_blanks(self, text: str) -> str:
+        """``text`` with each ``?`` (a new blank tile) as the lowercase letter that makes it a
+        dictionary word (the first such, in the set's alphabet order); left ``?`` when none does."""
+        if BLANK not in text:
+            return text
+        from rules.questique_tiles import alphabet
+
+        letters = alphabet(self.session.setup.language)
+        lexicon = self.session.lexicon
+        options = [""]
+        for ch in text:
+            options = [o + (c.lower() if ch == BLANK else ch) for o in options for c in (letters if ch == BLANK else ch)]
+            if len(options) > 5000:
+                return text
+        for option in options:
+            if option.upper() in lexicon:
+                return option
+        return text
+
+    def feed(self, frame: Any, t: float) -> list:
+        """One frame at table time ``t``; returns the session's results of the moves it saw."""
+        moves = self.watcher.feed(frame, t)
+        self.session.set_device("camera", self.watcher.status)
+        results = []
+        for move in moves:
+            event, ask = self.event_for(move)
+            if event is None:
+                self.session.set_device("camera", "the camera saw tiles that make no move: the host enters it")
+                continue
+            event["t"] = t
+            if ask or event["type"] != "write":
+                if event["type"] == "write":
+                    self.session.camera_read(event, needs_confirmation=True)
+                else:
+                    results.append(self.session.submit({**event, "player": self.session.table.writer(self.session.game)},
+                                                       source="camera"))
+                continue
+            result = self.session.camera_read(event, needs_confirmation=False)
+            if result is not None:
+                results.append(result)
+        if results:                                  # what the rules accepted is the board now
+            self.watcher.committed = camera_view(self.session.game)
+        return results
+
+
+def _line(squares: tuple[Square, ...], grid: list[str]) -> tuple[str, list[Square]] | None:
+    """The direction and squares of the whole word the new ``squares`` make with the tiles
+    already in their line (a single new tile goes the way it touches other tiles, across first);
+    None when the new tiles are not in one line."""
+    rows, cols = {s.row for s in squares}, {s.col for s in squares}
+    height, width = len(grid), len(grid[0])
+    new = set(squares)
+
+    def filled(r: int, c: int) -> bool:
+        return 0 <= r < height and 0 <= c < width and (Square(r, c) in new or grid[r][c] != ".")
+
+    if len(squares) == 1:
+        s = squares[0]
+        across = filled(s.row, s.col - 1) or filled(s.row, s.col + 1)
+        direction = "across" if across or not (filled(s.row - 1, s.col) or filled(s.row + 1, s.col)) else "down"
+    elif len(rows) == 1:
+        direction = "across"
+    elif len(cols) == 1:
+        direction = "down"
+    else:
+        return None
+    dr, dc = (0, 1) if direction == "across" else (1, 0)
+    first = min(squares, key=lambda s: (s.row, s.col))
+    last = max(squares, key=lambda s: (s.row, s.col))
+    while filled(first.row - dr, first.col - dc):
+        first = Square(first.row - dr, first.col - dc)
+    while filled(last.row + dr, last.col + dc):
+        last = Square(last.row + dr, last.col + dc)
+    length = (last.col - first.col if direction == "across" else last.row - first.row) + 1
+    line = [Square(first.row + k * dr, first.col + k * dc) for k in range(length)]
+    if not all(filled(s.row, s.col) for s in line):
+        return None
+    return direction, line

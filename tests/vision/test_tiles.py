@@ -1,0 +1,92 @@
+"""The tile reader: printed tiles on the printed Questique board (found by its markers), raised
+tiles on boxed boards without markers (found from the corners given), both alphabets, blanks,
+words decoded with the dictionary, and clear refusals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rules.board import parse_board
+from rules.questique_tiles import alphabet
+from rules.squares import Square
+from tabletop.resources import load_board
+from vision.errors import BoardNotFound
+from vision.synth.tilefonts import HELD_OUT
+from vision.synth.tilescene import tile_scene
+from vision.tiles import CLASSES, GLYPHS, TileReader, from_corners, glyph
+from vision.words import LexiconIndex
+
+pytestmark = pytest.mark.vision
+
+QUESTIQUE = load_board("questique", required=("marks",))
+BOXED = parse_board("rows = 15\ncols = 15\n[layers]\n", "boxed", required=())
+
+
+def word(text: str, row: int, col: int, across: bool = True) -> dict[Square, str]:
+    return {Square(row, col + k) if across else Square(row + k, col): ch for k, ch in enumerate(text)}
+
+
+def test_every_letter_of_both_sets_has_a_shape_class():
+    for language in ("en", "uk"):
+        assert all(glyph(ch) in GLYPHS for ch in alphabet(language))
+    assert len(set(CLASSES)) == len(CLASSES)
+    assert glyph("І") == "I" and glyph("Ї") == "Ї"
+
+
+def test_an_empty_printed_board_reads_empty():
+    read = TileReader(QUESTIQUE).read(tile_scene(QUESTIQUE, {}, seed=3).frame)
+    assert read.rows == tuple("." * 19 for _ in range(19))
+    assert read.words == ()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_printed_tiles_in_english(seed):
+    tiles = {**word("QUESTION", 4, 2), **word("ZEBRA", 9, 12, across=False), Square(15, 15): "?", Square(0, 0): "J"}
+    shot = tile_scene(QUESTIQUE, tiles, seed=seed)
+    assert TileReader(QUESTIQUE, "en").read(shot.frame).rows == shot.rows
+
+
+def test_printed_tiles_in_ukrainian_keep_the_cyrillic_letters():
+    tiles = {**word("ЇЖАК", 2, 2), **word("ЩОЙҐЄ", 6, 8, across=False), Square(12, 3): "І", Square(12, 4): "Р"}
+    shot = tile_scene(QUESTIQUE, tiles, seed=4, language="uk")
+    read = TileReader(QUESTIQUE, "uk").read(shot.frame)
+    assert read.rows == shot.rows
+    assert read.rows[12][3:5] == "ІР"          # Cyrillic, though shaped like Latin I and P
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_raised_tiles_on_a_boxed_board_through_its_corners(seed):
+    tiles = {**word("WOODEN", 7, 3), **word("TILES", 2, 9, across=False), **word("BOARD", 12, 1)}
+    shot = tile_scene(BOXED, tiles, seed=seed, style="commercial", faces=HELD_OUT, tilt_deg=30)
+    read = TileReader(BOXED, "en", corners=shot.corners).read(shot.frame)
+    assert read.rows == shot.rows
+
+
+def test_a_boxed_board_without_corners_is_not_found():
+    shot = tile_scene(BOXED, word("CAT", 7, 6), seed=7, style="commercial")
+    with pytest.raises(BoardNotFound):
+        TileReader(BOXED, "en").read(shot.frame)
+
+
+def test_corners_that_frame_no_board_are_refused():
+    with pytest.raises(BoardNotFound, match="outside"):
+        from_corners((600, 800, 3), np.array([[0, 0], [9000, 0], [800, 600], [0, 600]]), 15, 15)
+    with pytest.raises(BoardNotFound, match="clockwise"):
+        from_corners((600, 800, 3), np.array([[0, 0], [0, 600], [800, 600], [800, 0]]), 15, 15)
+
+
+def test_words_are_decoded_and_a_blank_is_a_wildcard():
+    tiles = {**word("CA?", 9, 8), **word("DOG", 3, 3, across=False)}
+    shot = tile_scene(QUESTIQUE, tiles, seed=8)
+    index = LexiconIndex(["cat", "dog", "cow"])
+    read = TileReader(QUESTIQUE, "en", index=index).read(shot.frame)
+    assert read.rows[9][8:11] == "CA?"                    # the grid shows the blank as the photo does
+    assert sorted((w.text, w.in_lexicon) for w in read.words) == [("CAT", True), ("DOG", True)]
+
+
+def test_a_read_says_how_sure_it_is():
+    shot = tile_scene(QUESTIQUE, word("SURE", 5, 5), seed=9)
+    read = TileReader(QUESTIQUE).read(shot.frame)
+    assert read.unsure == []
+    assert read.confidence.shape == (19, 19) and float(read.confidence.min()) >= 0.8
