@@ -241,3 +241,28 @@ def write_page(page: np.ndarray, sidecar: dict, out: str | pathlib.Path, dpi: in
     side = sidecar_path(out)
     side.write_text(json.dumps(sidecar, ensure_ascii=False) + "\n", encoding="utf-8")
     return out, side
+
+
+def write_pages(pages: list[np.ndarray], sidecar: dict, out: str | pathlib.Path, dpi: int) -> tuple[list[pathlib.Path], pathlib.Path]:
+    """Write printable ``pages`` (BGR) to ``out``: one .pdf of them all at ``dpi``, or for .png
+    one file a page (``NAME-1.png``, ``NAME-2.png``, ...); ``sidecar`` as JSON beside ``out``.
+    Returns the files written and the sidecar's path."""
+    out = pathlib.Path(out)
+    if out.suffix.lower() == ".pdf":
+        from PIL import Image
+
+        images = [Image.fromarray(cv2.cvtColor(page, cv2.COLOR_BGR2RGB)) for page in pages]
+        buffer = io.BytesIO()
+        images[0].save(buffer, "PDF", resolution=float(dpi), save_all=True, append_images=images[1:])
+        out.write_bytes(buffer.getvalue())
+        written = [out]
+    elif out.suffix.lower() == ".png":
+        written = [out.with_name(f"{out.stem}-{k}.png") for k in range(1, len(pages) + 1)]
+        for path, page in zip(written, pages):
+            ok, data = cv2.imencode(".png", page)
+            path.write_bytes(data.tobytes())
+    else:
+        raise ValueError(f"output must end in .png or .pdf, not {out.name!r}")
+    side = sidecar_path(out)
+    side.write_text(json.dumps(sidecar, ensure_ascii=False) + "\n", encoding="utf-8")
+    return written, side

@@ -59,7 +59,7 @@ UNSURE = 0.8
 #: tiles surer than this place the fit of how far raised tiles' faces are shifted
 SURE = 0.95
 #: below this shift (squares) anywhere on the board, the first pass stands
-SHIFT_MATTERS = 0.05
+SHIFT_MATTERS = 0.1
 
 
 def glyph(letter: str) -> str:
@@ -101,10 +101,12 @@ def even_light(top_down: np.ndarray, cell: int = CELL) -> np.ndarray:
     brightest grey within about a square and a half (tiles' faces and white paper come out near
     1 wherever they lie: in glare, in a darker side, under a warm lamp)."""
     image = top_down.astype(np.float32)
-    grey = image.mean(2)
-    size = int(cell * 1.5) | 1
-    bright = cv2.dilate(grey, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
-    bright = cv2.GaussianBlur(bright, (0, 0), cell * 0.75)
+    h, w = image.shape[:2]
+    small = cv2.resize(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    size = int(cell * 1.5 / 4) | 1                      # the light is worked out at a quarter size: it is smooth
+    bright = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+    bright = cv2.GaussianBlur(bright.astype(np.float32), (0, 0), cell * 0.75 / 4)
+    bright = cv2.resize(bright, (w, h), interpolation=cv2.INTER_LINEAR)
     return image / np.maximum(bright, 8.0)[..., None]
 
 
@@ -214,52 +216,47 @@ class TileReader:
         """Read ``frame``; :class:`vision.errors.BoardNotFound` when the board is not in it."""
         located = located or self.locate(frame)
         light = even_light(located.warp(check_frame(frame)), self.cell)
-        probs = self._classify(light, self.middles)
-        shift = self._shift(light, probs)
+        cut = windows(light, self.middles)
+        probs = self._classify(cut)
+        shift = self._shift(cut, probs)
         largest = float(np.abs(shift).max()) / self.cell if len(shift) else 0.0
         if largest > SHIFT_MATTERS:
-            probs = self._classify(light, self.middles + shift)
+            probs = self._classify(windows(light, self.middles + shift))
         return self._result(probs, located, largest)
 
-    def _classify(self, light: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    def _classify(self, cut: np.ndarray) -> np.ndarray:
         """(squares, codes) probabilities of this set's codes (empty, blank, its letters)."""
-        p = self.model.predict(windows(light, centres))[:, self.columns]
+        p = self.model.predict(cut)[:, self.columns]
         return p / np.maximum(p.sum(1, keepdims=True), 1e-9)
 
-    def _shift(self, light: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    def _shift(self, cut: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """How far each square's tile face lies from its square (pixels, (squares, 2)), fitted as
-        a plane over the board from where the sure tiles' letters are."""
-        sure = np.nonzero((probs[:, 2:].max(1) > SURE))[0]
+        a plane over the board from where the letters of the sure tiles are in their windows."""
+        sure = np.nonzero(probs[:, 2:].max(1) > SURE)[0]
         if len(sure) < 3:
             return np.zeros_like(self.middles)
-        grey = light.mean(2)
-        size = int(self.cell * 1.4)
-        ax = np.arange(size) - (size - 1) / 2
+        grey = cut[sure].mean(1) + 0.5                       # the light is even: a tile's face is near 1
+        ax = np.arange(WINDOW) - (WINDOW - 1) / 2
         weight = np.exp(-(ax[None, :] ** 2 + ax[:, None] ** 2) / (2 * (0.4 * self.cell) ** 2))
-        found = []
-        for k in sure:
-            x, y = self.middles[k]
-            patch = cv2.getRectSubPix(grey, (size, size), (float(x), float(y)))
-            ink = np.clip(0.6 * np.percentile(patch, 90) - patch, 0, None) * weight
-            total = ink.sum()
-            if total > 0:
-                found.append((x, y, (ink.sum(0) @ ax) / total, (ink.sum(1) @ ax) / total))
-        if len(found) < 3:
+        ink = np.clip(0.6 - grey, 0, None) * weight
+        total = ink.sum((1, 2))
+        found = total > 0
+        if found.sum() < 3:
             return np.zeros_like(self.middles)
-        data = np.array(found)
-        design = np.hstack([np.ones((len(data), 1)), data[:, :2] / (self.cell * max(self.board.rows, self.board.cols))])
-        if len(data) < 6:
-            return np.tile(np.median(data[:, 2:], 0), (len(self.middles), 1))
-        keep = np.ones(len(data), bool)
+        offsets = np.stack([ink.sum(1) @ ax, ink.sum(2) @ ax], 1)[found] / total[found, None]
+        at = self.middles[sure[found]]
+        scale = self.cell * max(self.board.rows, self.board.cols)
+        if len(at) < 6:
+            return np.tile(np.median(offsets, 0), (len(self.middles), 1))
+        design = np.hstack([np.ones((len(at), 1)), at / scale])
+        keep = np.ones(len(at), bool)
         for _ in range(2):
-            coef, *_ = np.linalg.lstsq(design[keep], data[keep, 2:], rcond=None)
-            residual = np.linalg.norm(design @ coef - data[:, 2:], axis=1)
+            coef, *_ = np.linalg.lstsq(design[keep], offsets[keep], rcond=None)
+            residual = np.linalg.norm(design @ coef - offsets, axis=1)
             keep = residual < max(0.12 * self.cell, float(np.median(residual)) * 2.5)
             if keep.sum() < 6:
                 break
-        everywhere = np.hstack([np.ones((len(self.middles), 1)),
-                                self.middles / (self.cell * max(self.board.rows, self.board.cols))])
-        return everywhere @ coef
+        return np.hstack([np.ones((len(self.middles), 1)), self.middles / scale]) @ coef
 
     def _result(self, probs: np.ndarray, located: Located, shift: float) -> TilesRead:
         rows, cols = self.board.rows, self.board.cols

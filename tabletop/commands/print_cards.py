@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import io
-import json
-
 from tabletop.cli import command
 from tabletop.errors import UserError
 
@@ -12,7 +9,7 @@ from tabletop.errors import UserError
 @command("print-cards", "print a game's deck of cards (Sequence Letters) as a PDF, or PNG pages, with a JSON sidecar")
 def print_cards(args) -> int:
     from vision.cardprint import card_pages
-    from vision.printing import sidecar_path
+    from vision.printing import write_pages
 
     from tabletop.games import spec
     from tabletop.resources import load_board
@@ -25,23 +22,7 @@ def print_cards(args) -> int:
     out = page_output(args.out or f"{args.game}-cards.pdf")
     board = load_board(args.board or game.board, required=game.rules.board_layers)
     pages, sidecar = card_pages(board, dpi=args.dpi)
-    if out.suffix.lower() == ".pdf":
-        import cv2
-        from PIL import Image
-
-        images = [Image.fromarray(cv2.cvtColor(page, cv2.COLOR_BGR2RGB)) for page in pages]
-        buffer = io.BytesIO()
-        images[0].save(buffer, "PDF", resolution=float(args.dpi), save_all=True, append_images=images[1:])
-        out.write_bytes(buffer.getvalue())
-        written = [out]
-    else:
-        import cv2
-
-        written = [out.with_name(f"{out.stem}-{k}.png") for k in range(1, len(pages) + 1)]
-        for path, page in zip(written, pages):
-            cv2.imwrite(str(path), page)
-    side = sidecar_path(out)
-    side.write_text(json.dumps(sidecar) + "\n", encoding="utf-8")
+    written, side = write_pages(pages, sidecar, out, args.dpi)
     print(f"wrote {', '.join(str(p) for p in written)} and {side}: {len(sidecar['cards'])} cards on {len(pages)} pages "
           f"of 50x70 mm cards; print at 100 %")
     return 0

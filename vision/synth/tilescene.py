@@ -65,6 +65,7 @@ class TileLook:
     size: float
     values: bool
     grain: float = 0.0
+    printed: bool = False  #: drawn by :func:`vision.tileprint.draw_tile`
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ def printed_look() -> TileLook:
     from vision import tileprint
 
     return TileLook(tileprint.TILE_FACE_BGR, tileprint.TILE_INK_BGR, pathlib.Path(tileprint.TILE_FONT),
-                    height=0.03, size=0.92, values=False)
+                    height=0.03, size=tileprint.TILE_SHARE, values=False, printed=True)
 
 
 def commercial_look(rng: np.random.Generator, language: str, faces: tuple[str, ...] = tilefonts.TRAINING) -> TileLook:
@@ -106,7 +107,12 @@ def _font(path: pathlib.Path, px: int) -> ImageFont.FreeTypeFont:
 
 def draw_face(letter: str, px: int, look: TileLook, rng: np.random.Generator) -> np.ndarray:
     """One tile's face, ``px`` square, BGR float32: the face colour (with wood grain), a bevel,
-    the letter (none on a blank) and, for a boxed set, a small value in the corner."""
+    the letter (none on a blank) and, for a boxed set, a small value in the corner; a printed
+    tile exactly as ``print-tiles`` prints it (:func:`vision.tileprint.draw_tile`)."""
+    if look.printed:
+        from vision.tileprint import draw_tile
+
+        return draw_tile(None if letter == BLANK else letter, px).astype(np.float32) * rng.uniform(0.96, 1.02)
     face = np.empty((px, px, 3), np.float32)
     face[:] = np.array(look.face, np.float32) * rng.uniform(0.94, 1.04)
     if look.grain:
