@@ -1,7 +1,7 @@
 """Camera reading: letter, empty/ink and word accuracy on real handwriting from held-out writers,
 board-found rate under tilt/glare/hand, hand safety of the tracker, and ms per frame / per read,
 next to Tesseract on the same squares, letter dice read from photos (:mod:`tabletop.benchmarks.dice`) and chips on
-the Sequence Letters board (:mod:`tabletop.benchmarks.chips`)
+the Sequence Letters board (:mod:`tabletop.benchmarks.chips`) and letter tiles (:mod:`tabletop.benchmarks.tiles`)
 — all measured in this run."""
 
 from __future__ import annotations
@@ -347,6 +347,9 @@ def run(args) -> int:
     from tabletop.benchmarks import chips
 
     out["chips"] = chips.measure_all(quick, log)
+    from tabletop.benchmarks import tiles
+
+    out["tiles"] = tiles.measure_all(quick, log)
     out["seconds"] = round(time.time() - t0, 1)
     if getattr(args, "json", False):
         print(json.dumps(out, indent=1, default=float))
@@ -402,4 +405,7 @@ def _print(out):
     from tabletop.benchmarks import chips
 
     chips.print_lines(out["chips"])
+    from tabletop.benchmarks import tiles
+
+    tiles.print_lines(out["tiles"])
     print(f"  ({out['seconds']} s)")

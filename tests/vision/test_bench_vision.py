@@ -60,3 +60,17 @@ def test_quick_benchmark_has_the_chips_lines(capsys):
     assert out["changes_from_hand_frames"] == 0 and out["changes_right"] == out["sequences"]
     assert out["per_square"] >= 0.99 and out["board_not_found"] == 0
     assert 0 < out["ms_per_steady_frame"] < out["ms_per_read"] < 10_000
+
+
+def test_quick_benchmark_has_the_tiles_lines(capsys):
+    from tabletop.benchmarks import tiles
+
+    assert tiles.run(argparse.Namespace(quick=True, json=True)) == 0
+    out = json.loads(capsys.readouterr().out)["tiles"]
+    for style in ("printed", "boxed"):
+        m = out[style]
+        assert m["board_not_found"] == 0 and m["tiles"] > 100
+        assert 0.8 < m["per_tile"] <= 1 and m["per_square"] <= m["empty_or_tile"]   # a square right is right about a tile
+        assert m["empty_or_tile"] >= 0.99 and m["boards_right"] <= m["photos"]
+        assert m["tesseract_tiles"] == 40 and 0 <= m["tesseract_per_tile"] <= 1
+        assert 0 < m["ms_per_read"] < 10_000

@@ -50,12 +50,13 @@ class TileCameraInput(CameraFeed):
     def event_for(self, move: Any) -> tuple[dict[str, Any] | None, bool]:
         """The event a move stands for, and whether the host must confirm it (None: no event)."""
         grid = self.session.game.state()["grid"]
-        if move.taken or not move.squares:
+        if not move.squares:                                # tiles only gone: no move of the rules
             return None, False
-        if len(move.squares) == 1 and self.watcher.committed is not None:
+        doubtful = move.unsure or bool(move.taken)         # a tile seen gone as well: misread, or bumped
+        if len(move.squares) == 1:
             sq = move.squares[0]
             if grid[sq.row][sq.col].islower():               # the letter a blank stood for, put on it
-                return {"type": "take_blank", "row": sq.row, "col": sq.col}, move.unsure
+                return {"type": "take_blank", "row": sq.row, "col": sq.col}, doubtful
         line = _line(move.squares, grid)
         if line is None:
             return None, False
@@ -64,7 +65,7 @@ class TileCameraInput(CameraFeed):
         text = "".join(put.get(sq, grid[sq.row][sq.col]) for sq in squares)
         guessed = self._fill_blanks(text)
         event = {"type": "write", "row": squares[0].row, "col": squares[0].col, "dir": direction, "text": guessed}
-        return event, move.unsure or BLANK in text
+        return event, doubtful or BLANK in text
 
     def _fill_blanks(self, text: str) -> str:
         """``text`` with each ``?`` (a new blank tile) as the lowercase letter that makes it a
@@ -96,14 +97,14 @@ class TileCameraInput(CameraFeed):
                 self.session.set_device("camera", "the camera saw tiles that make no move: the host enters it")
                 continue
             event["t"] = t
-            if ask or event["type"] != "write":
-                if event["type"] == "write":
-                    self.session.camera_read(event, needs_confirmation=True)
+            if event["type"] == "take_blank":
+                if ask:
+                    self.session.set_device("camera", "a letter seems to be on a blank's square: the host enters it")
                 else:
-                    results.append(self.session.submit({**event, "player": self.session.table.writer(self.session.game)},
-                                                       source="camera"))
+                    player = self.session.table.writer(self.session.game)
+                    results.append(self.session.submit({**event, "player": player}, source="camera"))
                 continue
-            result = self.session.camera_read(event, needs_confirmation=False)
+            result = self.session.camera_read(event, needs_confirmation=ask)
             if result is not None:
                 results.append(result)
         if results:                                  # what the rules accepted is the board now
