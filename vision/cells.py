@@ -13,8 +13,6 @@ anything is joined, and only across printed lines (see :meth:`CellJudge._objects
 
 from __future__ import annotations
 
-import hashlib
-import os
 import pathlib
 from dataclasses import dataclass
 
@@ -22,6 +20,7 @@ import cv2
 import numpy as np
 
 from rules.board import Board
+from vision import arraycache
 from vision.locate import MARGIN
 from vision.printing import draw_board
 
@@ -55,23 +54,66 @@ class CellAnalysis:
         return ink
 
 
-def _chroma(image: np.ndarray) -> np.ndarray:
-    b, g, r = cv2.split(image)
-    return cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+# Per-pixel sums over the three channels, on channel views of the image: each makes one
+# single-channel result and no full-size copy (a hand-sized saving on a 19x19 board's 4 MB images).
+
+def _channel_max(image: np.ndarray) -> np.ndarray:
+    """The largest of each pixel's three channels.
+
+    >>> _channel_max(np.array([[[1, 5, 3], [9, 2, 4]]], np.float32)).tolist()
+    [[5.0, 9.0]]
+    """
+    out = np.maximum(image[:, :, 0], image[:, :, 1])
+    return np.maximum(out, image[:, :, 2], out=out)
 
 
 def _channel_min(image: np.ndarray) -> np.ndarray:
-    b, g, r = cv2.split(image)
-    return cv2.min(cv2.min(b, g), r)
+    """The smallest of each pixel's three channels."""
+    out = np.minimum(image[:, :, 0], image[:, :, 1])
+    return np.minimum(out, image[:, :, 2], out=out)
 
 
-def _channel_max(image: np.ndarray) -> np.ndarray:
-    b, g, r = cv2.split(image)
-    return cv2.max(cv2.max(b, g), r)
+def _chroma(image: np.ndarray) -> np.ndarray:
+    """How colourful each pixel is: its largest channel less its smallest."""
+    high = _channel_max(image)
+    return np.subtract(high, _channel_min(image), out=high)
+
+
+def _darker_than(reference: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """``reference - image`` in the channel where it is largest: how much darker than the
+    reference each pixel is (the channel max of the difference, without the difference image).
+
+    >>> _darker_than(np.full((1, 1, 3), 0.5, np.float32), np.array([[[0.25, 0.5, 0.75]]], np.float32)).tolist()
+    [[0.25]]
+    """
+    out = np.subtract(reference[:, :, 0], image[:, :, 0])
+    step = np.empty_like(out)
+    for c in (1, 2):
+        np.maximum(out, np.subtract(reference[:, :, c], image[:, :, c], out=step), out=out)
+    return out
+
+
+def _unit_float(image: np.ndarray) -> np.ndarray:
+    """An 8-bit image as float32 in 0..1 (the same values as ``image.astype(np.float32) / 255``,
+    without a second full-size copy).
+
+    >>> _unit_float(np.array([[0, 51, 255]], np.uint8)).tolist()
+    [[0.0, 0.20000000298023224, 1.0]]
+    """
+    out = image.astype(np.float32)
+    out /= np.float32(255.0)
+    return out
+
+
+def _divide_by_light(obs: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """``obs / max(light, Scalar(0.05))`` computed in ``light``'s own memory (which it takes)."""
+    # OpenCV's stub has no (array, scalar) overload; the scalar is OpenCV's Scalar(0.05), as before
+    cv2.max(light, 0.05, dst=light)  # type: ignore[call-overload]
+    return cv2.divide(obs, light, dst=light)
 
 
 #: bump when what CellJudge computes from a board changes, so cached judges are drawn again
-JUDGE_FORMAT = "1"
+JUDGE_FORMAT = "2"
 
 
 class CellJudge:
@@ -90,7 +132,6 @@ class CellJudge:
         h, w = self.ref.shape[:2]
         step = max(2, cell // 6)
         self.bright = (self.ref_min.min(axis=2) > 0.5).astype(np.float32)[:, :, None]  # plain paper: light probe
-        self.bright3 = np.repeat(self.bright, 3, axis=2)
         self.printed = (self.bright[:, :, 0] == 0).astype(np.uint8)  # lines, digits, marks: nothing looks darker
         self.ref_chroma = cv2.dilate(_chroma(self.ref), np.ones((k, k), np.uint8))
         self.ref_safe = np.maximum(self.ref, 0.05)
@@ -129,51 +170,48 @@ class CellJudge:
     @classmethod
     def cached(cls, board: Board, cell: int, folder: pathlib.Path | None) -> "CellJudge":
         """The judge of ``board``, its printed look's arrays kept in ``folder`` (keyed by the board's
-        layers and the cell size), so a command that reads one photo need not draw them again."""
+        layers and the cell size) and memory-mapped from there, so a command that reads one photo
+        neither draws them again nor holds a copy of the ones it does not use."""
         if folder is None:
             return cls(board, cell)
-        key = hashlib.sha256(f"{JUDGE_FORMAT}:{cell}:{board.to_toml()}".encode()).hexdigest()[:16]
-        path = folder / f"judge-{key}.npz"
+        built: list[CellJudge] = []
+
+        def build() -> dict[str, np.ndarray | float]:
+            built.append(cls(board, cell))
+            return {k: v for k, v in vars(built[0]).items() if isinstance(v, (np.ndarray, float))}
+
+        key = arraycache.source_key("judge", JUDGE_FORMAT, str(cell), board.to_toml())
+        kept = arraycache.arrays(folder, f"judge-{key}", build)
+        if built:
+            return built[0]
         judge = cls.__new__(cls)
-        try:
-            with np.load(path) as data:
-                arrays = {k: data[k] for k in data.files}
-            judge.board, judge.cell = board, cell
-            for name, value in arrays.items():
-                setattr(judge, name, value.item() if value.ndim == 0 else value)
-            return judge
-        except (OSError, ValueError, KeyError):
-            pass
-        judge = cls(board, cell)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
-            arrays = {k: np.asarray(v) for k, v in vars(judge).items() if isinstance(v, (np.ndarray, float))}
-            np.savez(tmp, **arrays)  # type: ignore[arg-type]  # numpy's stub mixes **kwds with allow_pickle
-            os.replace(tmp, path)
-        except OSError:
-            pass                                   # no cache: the judge works all the same
+        judge.board, judge.cell = board, cell
+        for name, value in kept.items():
+            setattr(judge, name, value.item() if value.ndim == 0 else value)
         return judge
 
     def analyse(self, canon_bgr: np.ndarray) -> CellAnalysis:
-        obs = canon_bgr.astype(np.float32) / 255.0
+        # Full-size float images are 4 MB each on a 19x19 board: each is reused in place or let
+        # go as soon as it has served (the arithmetic is the same; only fewer are alive at once).
+        obs = _unit_float(canon_bgr)
         h, w = obs.shape[:2]
         num = self._paper_ratio(obs)
         small = num / np.maximum(self.bright_small, 1e-3)[:, :, None]
         small = cv2.dilate(small, self.light_kernel)  # ink only lowers the ratio: take the local max
         small = cv2.GaussianBlur(small, (0, 0), 1.5)
-        light = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-        # OpenCV's stub has no (array, scalar) overload; the scalar is OpenCV's Scalar(0.05), as before
-        norm = cv2.divide(obs, cv2.max(light, 0.05))  # type: ignore[call-overload]
-        darkness = _channel_max(cv2.subtract(self.ref_min, norm))
-        letter_darkness = self._less_paper_level(_channel_max(cv2.subtract(self.ref_letter, norm)))
-        flat = cv2.divide(obs, cv2.max(self._board_light(num, (w, h)), 0.05))  # type: ignore[call-overload]
-        return self._judge(darkness, self._objects(obs, flat), letter_darkness)
+        norm = _divide_by_light(obs, cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR))
+        darkness = _darker_than(self.ref_min, norm)
+        letter_darkness = self._less_paper_level(_darker_than(self.ref_letter, norm))
+        del norm
+        saturated = _channel_min(obs) > 0.97  # glare: brighter than the light model can say, never "darker"
+        flat = _divide_by_light(obs, self._board_light(num, (w, h)))
+        del obs
+        return self._judge(darkness, self._objects(flat, saturated), letter_darkness)
 
     def light(self, canon_bgr: np.ndarray) -> np.ndarray:
         """The board-wide light of a canonical image (photo / printed look, per channel), as the
         occlusion test sees it: ``(h, w, 3)`` float32, 1.0 where the paper looks as printed."""
-        obs = canon_bgr.astype(np.float32) / 255.0
+        obs = _unit_float(canon_bgr)
         return self._board_light(self._paper_ratio(obs), obs.shape[1::-1])
 
     def _paper_ratio(self, obs: np.ndarray) -> np.ndarray:
@@ -181,12 +219,14 @@ class CellJudge:
         a sixth of a square (divide by ``bright_small`` for the mean)."""
         h, w = obs.shape[:2]
         step = max(2, self.cell // 6)
-        ratio = cv2.multiply(cv2.divide(obs, self.ref_safe), self.bright3)
+        ratio = cv2.divide(obs, self.ref_safe)
+        np.multiply(ratio, self.bright, out=ratio)   # 0 off plain paper, the ratio itself on it
         return cv2.resize(ratio, (w // step, h // step), interpolation=cv2.INTER_AREA)
 
-    def _objects(self, obs: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    def _objects(self, flat: np.ndarray, saturated: np.ndarray) -> np.ndarray:
         """Mask of foreign objects (hands, arms, pens) on the canonical image, ``flat`` being the
-        photo divided by the board-wide light.
+        photo divided by the board-wide light and ``saturated`` where the photo is glare (brighter
+        than the light model can say, so never "darker").
 
         A pixel *changed* when it is darker than anything printed near it or more colourful than
         the print there (skin, sleeves). The changes are opened with a disc of 0.45 square first,
@@ -195,8 +235,7 @@ class CellJudge:
         digits (under a hand nothing there can look darker), never across paper. Pieces of more
         than 1.5 squares are objects; they take back the changed pixels they touch (fingers, edges
         washed out by glare) and are grown by most of a square (shadows, soft edges)."""
-        saturated = _channel_min(obs) > 0.97  # glare: brighter than the light model can say, never "darker"
-        darker = (_channel_max(cv2.subtract(self.ref_min, flat)) > 0.22) & ~saturated
+        darker = (_darker_than(self.ref_min, flat) > 0.22) & ~saturated
         recoloured = cv2.subtract(_chroma(flat), self.ref_chroma) > 0.16  # skin or sleeve on plain paper
         change = (darker | recoloured).astype(np.uint8)
         solid = self._join_across_print(cv2.morphologyEx(change, cv2.MORPH_OPEN, self.solid_kernel))

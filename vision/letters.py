@@ -20,6 +20,8 @@ import pathlib
 import cv2
 import numpy as np
 
+from vision import arraycache
+
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "letters.npz"
 NORM = 28  #: side of the normalised letter image
@@ -116,9 +118,18 @@ class LetterModel:
         return float(self.params.get("temperature", np.float32(1.0)))
 
     @classmethod
-    def load(cls, path: str | pathlib.Path = MODEL_PATH) -> "LetterModel":
-        with np.load(path) as data:
-            return cls({k: data[k] for k in data.files})
+    def load(cls, path: str | pathlib.Path = MODEL_PATH, cache: pathlib.Path | None = None) -> "LetterModel":
+        """The model saved at ``path``. With ``cache`` (a folder), its weights are kept there as
+        float32 arrays, keyed by the file's content, and memory-mapped on later loads instead of
+        being inflated and converted again."""
+        def weights() -> dict[str, np.ndarray]:
+            with np.load(path) as data:
+                return {k: np.asarray(data[k], np.float32) for k in data.files}
+
+        if cache is None:
+            return cls(weights())
+        key = arraycache.source_key("letters", pathlib.Path(path))
+        return cls(arraycache.arrays(cache, f"letters-{key}", weights))
 
     def save(self, path: str | pathlib.Path) -> None:
         """Weights stored as float16 (half the size; the accuracy change is nil), biases float32."""
@@ -158,9 +169,9 @@ class LetterModel:
 _DEFAULT: LetterModel | None = None
 
 
-def default_model() -> LetterModel:
-    """The shipped model, loaded once."""
+def default_model(cache: pathlib.Path | None = None) -> LetterModel:
+    """The shipped model, loaded once (memory-mapped from ``cache`` when given: :meth:`LetterModel.load`)."""
     global _DEFAULT
     if _DEFAULT is None:
-        _DEFAULT = LetterModel.load()
+        _DEFAULT = LetterModel.load(cache=cache)
     return _DEFAULT

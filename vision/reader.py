@@ -75,13 +75,15 @@ class BoardRead:
 class BoardReader:
     """Reads frames of one board. ``lexicon``: a :class:`rules.lexicon.Lexicon`, a list of
     words or a :class:`LexiconIndex`; without one, words are read letter by letter.
-    ``marker_corners``: from a calibration (stick-on markers); default the printed layout."""
+    ``marker_corners``: from a calibration (stick-on markers); default the printed layout.
+    ``cache``: a folder where the board's printed look and the letter network's weights are kept
+    and memory-mapped from on later runs (:mod:`vision.arraycache`); None computes them here."""
 
     def __init__(self, board: Board, lexicon=None, *, model: LetterModel | None = None, cell: int = 30,
                  marker_corners: dict | None = None, cache: pathlib.Path | None = None):
         self.board, self.cell = board, cell
         self.index = lexicon if isinstance(lexicon, LexiconIndex) or lexicon is None else LexiconIndex(lexicon)
-        self.model = model or default_model()
+        self.model = model or default_model(cache)
         self.judge = CellJudge.cached(board, cell, cache)
         self.marker_corners = marker_corners
 

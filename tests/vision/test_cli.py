@@ -167,3 +167,24 @@ def test_score_json_carries_confidence_and_names_the_other_games_board(tmp_path,
     capsys.readouterr()
     assert main(["score", str(tmp_path / "ex.png"), "--game", "extradiction-sp"]) == 3
     assert "this looks like the extradiction board" in capsys.readouterr().err
+
+
+def test_score_keeps_the_boards_printed_look_in_the_cache_and_mends_it(tmp_path, capsys, monkeypatch):
+    import pathlib
+    root = pathlib.Path(__file__).resolve().parents[2]
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("TABLETOP_CACHE", str(cache))
+    words = tmp_path / "words.txt"
+    words.write_text("market\npenetrate\ninvisible\n")
+    argv = ["score", str(root / "docs" / "img" / "camera-photo.jpg"), "--lexicon", str(words), "--json"]
+    outputs = []
+    for damage in (None, None, "truncate"):            # built, mapped, mended
+        kept = sorted(cache.glob("judge-*/ref_min.npy"))
+        if damage:
+            kept[0].write_bytes(kept[0].read_bytes()[:100])
+        assert main(argv) == 0
+        outputs.append(capsys.readouterr().out)
+        assert len(sorted(cache.glob("judge-*/ref_min.npy"))) == 1
+        assert kept == [] or kept[0].stat().st_size > 1_000_000     # whole again after the damage
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert json.loads(outputs[0])["score"] > 0

@@ -41,6 +41,22 @@ def test_an_ensemble_averages_its_members_scores_and_survives_saving(tmp_path):
     assert np.allclose(again.predict_proba_images(images), pair.predict_proba_images(images), atol=2e-3)  # float16 weights
 
 
+def test_weights_from_the_cache_read_as_the_file_does_and_follow_its_changes(tmp_path):
+    rng = np.random.default_rng(8)
+    images = rng.random((5, 28, 28)).astype(np.float32)
+    path, cache = tmp_path / "model.npz", tmp_path / "cache"
+    _random_net(rng).save(path)
+    plain = LetterModel.load(path)
+    for _ in range(2):                                    # built into the cache, then mapped from it
+        cached = LetterModel.load(path, cache=cache)
+        assert set(cached.params) == set(plain.params)
+        assert np.array_equal(cached.predict_proba_images(images), plain.predict_proba_images(images))
+    assert not cached.params["fc1_w"].flags.writeable
+    _random_net(rng).save(path)                           # a new model: a new key, not the old weights
+    assert np.array_equal(LetterModel.load(path, cache=cache).logits(images), LetterModel.load(path).logits(images))
+    assert len(list(cache.iterdir())) == 2
+
+
 def test_normalise_empty_and_tiny():
     assert normalise(np.zeros((30, 30), np.float32)).sum() == 0
     dot = np.zeros((30, 30), np.float32)
