@@ -42,7 +42,9 @@ def boards() -> list[tuple[Board, str]]:
 
 
 def random_tiles(board: Board, language: str, rng: np.random.Generator) -> dict[Square, str]:
-    """Tiles as games leave them: words across and down, some loose tiles, a few blanks."""
+    """Tiles as games leave them: words across and down, some loose tiles, blanks (more of them
+    than a set has: a blank and an empty square are the hardest to tell apart), and on the
+    printed board the exclusion blanks on some of the star squares."""
     letters = alphabet(language)
     tiles: dict[Square, str] = {}
     share = rng.uniform(0.08, 0.55)
@@ -53,7 +55,12 @@ def random_tiles(board: Board, language: str, rng: np.random.Generator) -> dict[
         for k in range(length):
             sq = Square(r, c + k) if across else Square(r + k, c)
             if sq.row < board.rows and sq.col < board.cols:
-                tiles[sq] = BLANK if rng.random() < 0.04 else letters[rng.integers(len(letters))]
+                tiles[sq] = BLANK if rng.random() < 0.1 else letters[rng.integers(len(letters))]
+    marks = board.layers.get("marks")
+    if marks:
+        stars = [Square(r, c) for r in range(board.rows) for c in range(board.cols) if marks[r][c] == "*"]
+        for i in rng.permutation(len(stars))[:int(rng.integers(0, 9))]:
+            tiles[stars[i]] = BLANK
     return tiles
 
 
