@@ -172,10 +172,21 @@ def _fonts() -> list[tuple[str, str]]:
             (MISSING, f"pictures' font {EMOJI_FONT} missing: install Debian's fonts-noto-color-emoji (./tabletop.sh setup)")]
 
 
+def _tile_network() -> tuple[str, str]:
+    """The tile reader's network loads in OpenCV's dnn (a damaged or missing file says so)."""
+    from vision.tiles import MODEL_PATH, TileModel
+
+    try:
+        TileModel(MODEL_PATH)
+    except Exception as error:                       # cv2.error or a missing file: say which
+        return MISSING, f"tile network {MODEL_PATH}: {str(error).strip().splitlines()[-1][:160]} (reinstall the checkout)"
+    return OK, f"tile network: {MODEL_PATH.name} ({MODEL_PATH.stat().st_size // 1024} KB, OpenCV dnn)"
+
+
 def checks(config, journal_path) -> list[tuple[str, str]]:
     out = [_camera(config), _pins(config), _serial(config), _tesseract()]
     out += _dictionaries()
-    out += [_voice(config), _journal(journal_path), _browser()]
+    out += [_voice(config), _journal(journal_path), _browser(), _tile_network()]
     return out + _fonts()
 
 
