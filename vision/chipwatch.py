@@ -26,8 +26,7 @@ import numpy as np
 
 from rules.squares import Square
 from vision.chips import ChipReader
-from vision.errors import VisionError
-from vision.motion import SteadyReads
+from vision.motion import SteadyBoard
 
 #: a grey level change (0..255, on the shrunk picture) that counts as movement
 MOTION_LEVEL = 14.0
@@ -43,36 +42,19 @@ class ChipChange:
     t: float
 
 
-class ChipWatcher:
+class ChipWatcher(SteadyBoard):
     """Frames (and their times, seconds) -> :class:`ChipChange` s; ``status`` in words."""
 
     def __init__(self, reader: ChipReader, *, baseline: list[str] | None = None, still_seconds: float = 0.6):
-        self.reader = reader
-        self.committed: list[str] | None = list(baseline) if baseline is not None else None
-        self.status = "waiting for the board"
-        self._steady = SteadyReads(still_seconds, MOTION_LEVEL)
+        super().__init__(reader, baseline=baseline, still_seconds=still_seconds, level=MOTION_LEVEL)
+
+    def unusable(self, read) -> str | None:
+        return f"{len(read.occluded)} pictures covered (a hand over the board?)" if read.occluded else None
 
     def feed(self, frame: np.ndarray, t: float) -> list[ChipChange]:
         """One frame taken at ``t``; the changes this frame confirms (usually none)."""
-        if self._steady.moved(frame, t):
-            self.status = "something is moving over the board"
-            return []
-        if not self._steady.due(t):
-            return []
-        try:
-            read = self.reader.read(frame)
-        except VisionError as error:
-            self._steady.forget()
-            self.status = str(error)
-            return []
-        if read.occluded:
-            self._steady.forget()
-            self.status = f"{len(read.occluded)} pictures covered (a hand over the board?)"
-            return []
-        if not self._steady.agrees(read.rows, t):
-            return []
-        if self.committed is None:
-            self.committed, self.status = list(read.rows), "watching the board"
+        read = self.confirmed_read(frame, t)
+        if read is None or self.committed is None:
             return []
         changes = [ChipChange(Square(r, c), None if old == "." else old, None if new == "." else new, t)
                    for r, (old_row, new_row) in enumerate(zip(self.committed, read.rows))

@@ -11,8 +11,12 @@ a tumbling die). Cheap enough for every frame (a few milliseconds at 1280x720).
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
+
+from vision.errors import VisionError
 
 
 class MotionCheck:
@@ -74,3 +78,55 @@ class SteadyReads:
             return False
         self._candidate_t = t
         return True
+
+
+class SteadyBoard:
+    """What the chip and tile watchers share: a board ``reader`` (its reads have ``rows``), the
+    rows last ``committed`` (the first agreeing read, unless a ``baseline`` is given), a
+    ``status`` in words, and :meth:`confirmed_read`: the read a frame confirms, if any."""
+
+    def __init__(self, reader: Any, *, baseline: list[str] | None = None, still_seconds: float = 0.6,
+                 level: float = 14.0):
+        self.reader = reader
+        self.committed: list[str] | None = list(baseline) if baseline is not None else None
+        self.status = "waiting for the board"
+        self._steady = SteadyReads(still_seconds, level)
+
+    def unusable(self, read: Any) -> str | None:
+        """Why ``read`` cannot be used (a subclass's check, e.g. a hand over the board), or None."""
+        return None
+
+    def confirmed_read(self, frame: np.ndarray, t: float) -> Any | None:
+        """The read ``frame`` (taken at ``t``) confirms: still long enough, read, usable, agreeing
+        with the read before, and not the first (which only sets ``committed``); else None."""
+        if self.moved(frame, t):
+            return None
+        if not self._steady.due(t):
+            return None
+        try:
+            read = self.reader.read(frame)
+        except VisionError as error:
+            self._steady.forget()
+            self.status = str(error)
+            return None
+        problem = self.unusable(read)
+        if problem:
+            self._steady.forget()
+            self.status = problem
+            return None
+        if not self._steady.agrees(read.rows, t):
+            return None
+        if self.committed is None:
+            self.committed, self.status = list(read.rows), "watching the board"
+            return None
+        return read
+
+    def moved(self, frame: np.ndarray, t: float) -> bool:
+        if self._steady.moved(frame, t):
+            self.status = "something is moving over the board"
+            return True
+        return False
+
+    def forget(self) -> None:
+        """The confirmed read was not taken (too many changes): read afresh."""
+        self._steady.forget()

@@ -26,8 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rules.squares import Square
-from vision.errors import VisionError
-from vision.motion import SteadyReads
+from vision.motion import SteadyBoard
 from vision.tiles import EMPTY, TileReader
 
 #: a grey level change (0..255, on the shrunk picture) that counts as movement
@@ -48,32 +47,16 @@ class TileMove:
     t: float
 
 
-class TileWatcher:
+class TileWatcher(SteadyBoard):
     """Frames (and their times, seconds) -> :class:`TileMove` s; ``status`` in words."""
 
     def __init__(self, reader: TileReader, *, baseline: list[str] | None = None, still_seconds: float = 0.6):
-        self.reader = reader
-        self.committed: list[str] | None = list(baseline) if baseline is not None else None
-        self.status = "waiting for the board"
-        self._steady = SteadyReads(still_seconds, MOTION_LEVEL)
+        super().__init__(reader, baseline=baseline, still_seconds=still_seconds, level=MOTION_LEVEL)
 
     def feed(self, frame: np.ndarray, t: float) -> list[TileMove]:
         """One frame taken at ``t``; the move this frame confirms (usually none)."""
-        if self._steady.moved(frame, t):
-            self.status = "something is moving over the board"
-            return []
-        if not self._steady.due(t):
-            return []
-        try:
-            read = self.reader.read(frame)
-        except VisionError as error:
-            self._steady.forget()
-            self.status = str(error)
-            return []
-        if not self._steady.agrees(read.rows, t):
-            return []
-        if self.committed is None:
-            self.committed, self.status = list(read.rows), "watching the board"
+        read = self.confirmed_read(frame, t)
+        if read is None or self.committed is None:
             return []
         changed = [Square(r, c) for r, (old_row, new_row) in enumerate(zip(self.committed, read.rows))
                    for c, (old, new) in enumerate(zip(old_row, new_row)) if old != new]
@@ -81,7 +64,7 @@ class TileWatcher:
             self.status = "watching the board"
             return []
         if len(changed) > MOST_CHANGED:
-            self._steady.forget()
+            self.forget()
             self.status = f"{len(changed)} squares changed at once: is something lying on the board?"
             return []
         unsure = set(read.unsure)
