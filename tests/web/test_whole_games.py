@@ -64,7 +64,10 @@ def write_from_the_page(page, session, player, word):
     page.check(f"input[name=dir][value={spot['dir']}]")
     before = len(session.game.turns)
     page.click("#send")
-    wait_until(lambda: len(session.game.turns) > before, f"{player}'s {word} on the board")
+    try:
+        wait_until(lambda: len(session.game.turns) > before, f"{player}'s {word} on the board")
+    except AssertionError as error:
+        raise AssertionError(f"{error}; the page said: {page.inner_text('#msg')!r}") from None
 
 
 def close_all(host, seats, server, session):
