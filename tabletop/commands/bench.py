@@ -11,7 +11,7 @@ from tabletop.errors import UserError
 
 
 #: modules of tabletop.benchmarks that only help the benchmarks (no ``run`` of their own)
-HELPERS = ("outsider",)
+HELPERS = ("outsider", "tile_photos")
 
 
 def available() -> list[str]:
@@ -41,6 +41,8 @@ def _arguments(parser) -> None:
     parser.add_argument("name", help="which benchmark: " + ", ".join(available()))
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (for smoke tests)")
     parser.add_argument("--json", action="store_true", help="print the numbers as one JSON object")
+    parser.add_argument("--photos", metavar="DIR", help="tiles only: measure real photos in DIR instead, each "
+                        "with an answer file NAME.json beside it (corners, rows, language)")
 
 
 run.arguments = _arguments

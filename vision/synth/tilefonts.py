@@ -51,6 +51,12 @@ TRAINING = (
     "opentype/league-spartan/LeagueSpartan-Bold.otf",
     "truetype/quicksand/Quicksand-Bold.ttf",
     "opentype/dosis/Dosis-Bold.otf",
+    # medium and regular weights: many boxed sets print their letters lighter than bold
+    "opentype/inter/Inter-Medium.otf",
+    "opentype/urw-base35/URWGothic-Book.otf",
+    "opentype/urw-base35/NimbusSans-Regular.otf",
+    "opentype/urw-base35/C059-Roman.otf",
+    "truetype/open-sans/OpenSans-Regular.ttf",
 )
 
 #: typefaces kept out of training, for the benchmark's commercial-style boards

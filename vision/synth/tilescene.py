@@ -45,12 +45,22 @@ INKS = ((25, 25, 25), (30, 45, 70), (35, 35, 130), (110, 50, 25))
 #: bonus-square colours of boxed boards (BGR): red, pink, dark blue, light blue, and a board
 #: colour each (green, beige, grey-blue, cream)
 BONUS = ((60, 60, 200), (170, 150, 240), (170, 90, 40), (230, 200, 140))
-BOARD_COLOURS = ((90, 130, 60), (170, 205, 220), (150, 140, 120), (205, 225, 235))
+#: the pale bonus colours of boards that print dark labels on them: salmon, pink, blue, light blue
+PALE_BONUS = ((110, 120, 235), (190, 190, 245), (215, 170, 90), (245, 225, 180))
+#: board colours: green, beige, grey-blue, cream, deep red, teal, dark green
+BOARD_COLOURS = ((90, 130, 60), (170, 205, 220), (150, 140, 120), (205, 225, 235), (45, 30, 115), (125, 135, 30),
+                 (55, 95, 35))
+#: grid-line colours beside the board's own: gold, light plastic ridges, black, cream
+LINE_COLOURS = ((70, 165, 215), (200, 215, 205), (25, 25, 25), (200, 230, 240))
 #: the classic 15x15 bonus layout of the boxed crossword games, a quarter of it (rows 0-7, cols
 #: 0-7; mirrored for the rest): T triple word, D double word, t triple letter, d double letter
 _BONUS_QUARTER = ("T..d...T", ".D...t..", "..D...d.", "d..D...d", "....D...", ".t...t..", "..d...d.", "T..d...D")
 _BONUS_LABELS = {"T": ("TRIPLE", "WORD", "SCORE"), "D": ("DOUBLE", "WORD", "SCORE"),
                  "t": ("TRIPLE", "LETTER", "SCORE"), "d": ("DOUBLE", "LETTER", "SCORE")}
+#: words of other editions' labels (French, German, Polish, Spanish, Ukrainian), drawn at random
+_LABEL_WORDS = ("MOT", "COMPTE", "LETTRE", "DOUBLE", "TRIPLE", "WORT", "BUCHSTABEN", "DOPPELTER", "DREIFACHER",
+                "WERT", "PREMIA", "PODWÓJNA", "POTRÓJNA", "LITEROWA", "SŁOWNA", "PALABRA", "LETRA", "DOBLE",
+                "TRIPLE", "ПОДВІЙНА", "ПОТРІЙНА", "СЛОВО", "БУКВА")
 
 
 @dataclass(frozen=True)
@@ -89,13 +99,13 @@ def printed_look() -> TileLook:
 
 
 def commercial_look(rng: np.random.Generator, language: str, faces: tuple[str, ...] = tilefonts.TRAINING) -> TileLook:
-    """A random boxed set: wood or plastic, a typeface from ``faces``, raised 0.12-0.3 squares."""
+    """A random boxed set: wood or plastic, a typeface from ``faces``, raised 0.12-0.4 squares."""
     b, g, r = (int(v) for v in np.clip(np.array(FACES[rng.integers(len(FACES))]) + rng.normal(0, 10, 3), 0, 255))
     face = (b, g, r)
     ink = INKS[rng.integers(len(INKS))] if rng.random() < 0.5 else INKS[0]
     fonts = tilefonts.available(language, faces)
     wooden = face in FACES[1:3] or rng.random() < 0.3
-    return TileLook(face, ink, fonts[rng.integers(len(fonts))], height=float(rng.uniform(0.12, 0.3)),
+    return TileLook(face, ink, fonts[rng.integers(len(fonts))], height=float(rng.uniform(0.12, 0.4)),
                     size=float(rng.uniform(0.88, 0.97)), values=rng.random() < 0.8,
                     grain=float(rng.uniform(0.03, 0.09)) if wooden else 0.0)
 
@@ -147,30 +157,30 @@ def draw_face(letter: str, px: int, look: TileLook, rng: np.random.Generator) ->
 
 def _commercial_board(rows: int, cols: int, cell: int, pad: float, rng: np.random.Generator) -> np.ndarray:
     """A boxed board's face: its colour, bonus squares (the classic layout on 15x15, scattered on
-    other sizes) with small labels, lines between the squares and a star in the middle."""
+    other sizes) with small labels in light or dark ink, sometimes a raised edge and points into
+    the squares beside them, lines between the squares (the board's colour, gold or a plastic
+    grid's light ridges) and a star in the middle."""
     h, w = int((rows + 2 * pad) * cell), int((cols + 2 * pad) * cell)
     pick = int(rng.integers(len(BOARD_COLOURS)))
     base = np.array(BOARD_COLOURS[pick], np.float32) + rng.normal(0, 8, 3)
     page = np.empty((h, w, 3), np.float32)
     page[:] = base * 0.8
-    label_font = _font(pathlib.Path(tilefonts.available("en")[0]), max(5, cell // 6))
+    style = {"pale": rng.random() < 0.5, "points": rng.random() < 0.5, "edge": rng.random() < 0.5,
+             "words": rng.random() < 0.5,
+             "font": _font(pathlib.Path(tilefonts.available("en")[int(rng.integers(3))]),
+                           max(5, int(cell * rng.uniform(0.14, 0.2))))}
     bonus = _bonus_layout(rows, cols, rng)
-    line = base * rng.uniform(0.6, 1.25)
     for r in range(rows):
         for c in range(cols):
             x0, y0 = int((c + pad) * cell), int((r + pad) * cell)
-            kind = bonus[r][c]
-            colour = base if kind == "." else np.array(BONUS["TDtd".index(kind)], np.float32) + rng.normal(0, 6, 3)
-            page[y0:y0 + cell, x0:x0 + cell] = colour
-            if kind != ".":
-                text = Image.new("L", (cell, cell))
-                draw = ImageDraw.Draw(text)
-                for k, word in enumerate(_BONUS_LABELS[kind]):
-                    tw = draw.textlength(word, font=label_font)
-                    draw.text(((cell - tw) / 2, cell * (0.18 + 0.24 * k)), word, fill=255, font=label_font)
-                m = np.asarray(text, np.float32)[..., None] / 255.0 * 0.85
-                page[y0:y0 + cell, x0:x0 + cell] = page[y0:y0 + cell, x0:x0 + cell] * (1 - m) + 245 * m
-    thick = max(1, cell // 16)
+            page[y0:y0 + cell, x0:x0 + cell] = base
+    for r in range(rows):
+        for c in range(cols):
+            if bonus[r][c] != ".":
+                _bonus_square(page, int((c + pad) * cell), int((r + pad) * cell), cell, bonus[r][c], style, rng)
+    line = base * rng.uniform(0.6, 1.25) if rng.random() < 0.5 else np.array(LINE_COLOURS[int(rng.integers(len(LINE_COLOURS)))],
+                                                                             np.float32) + rng.normal(0, 8, 3)
+    thick = max(1, int(cell * rng.uniform(1 / 20, 1 / 9)))
     for k in range(rows + 1):
         y = int((k + pad) * cell)
         cv2.line(page, (int(pad * cell), y), (int((cols + pad) * cell), y), line.tolist(), thick)
@@ -180,8 +190,35 @@ def _commercial_board(rows: int, cols: int, cell: int, pad: float, rng: np.rando
     mid = ((cols // 2 + pad + 0.5) * cell, (rows // 2 + pad + 0.5) * cell)
     star = [(mid[0] + cell * 0.3 * (1 if k % 2 == 0 else 0.45) * np.sin(k * np.pi / 5),
              mid[1] - cell * 0.3 * (1 if k % 2 == 0 else 0.45) * np.cos(k * np.pi / 5)) for k in range(10)]
-    cv2.fillPoly(page, [np.array(star, np.int32)], (30, 30, 30), cv2.LINE_AA)
+    cv2.fillPoly(page, [np.array(star, np.int32)], (30, 30, 30) if rng.random() < 0.6 else (235, 235, 245), cv2.LINE_AA)
     return page
+
+
+def _bonus_square(page: np.ndarray, x0: int, y0: int, cell: int, kind: str, style: dict, rng: np.random.Generator) -> None:
+    """One bonus square drawn on ``page`` at (x0, y0): its colour, points, edge and label."""
+    colours = PALE_BONUS if style["pale"] else BONUS
+    colour = np.array(colours["TDtd".index(kind)], np.float32) + rng.normal(0, 6, 3)
+    if style["points"]:
+        tip = cell * 0.22
+        for (ax, ay), (bx, by), (cx, cy) in (((0.3, 0), (0.7, 0), (0.5, -tip / cell)), ((0.3, 1), (0.7, 1), (0.5, 1 + tip / cell)),
+                                             ((0, 0.3), (0, 0.7), (-tip / cell, 0.5)), ((1, 0.3), (1, 0.7), (1 + tip / cell, 0.5))):
+            poly = np.array([[x0 + ax * cell, y0 + ay * cell], [x0 + bx * cell, y0 + by * cell],
+                             [x0 + cx * cell, y0 + cy * cell]], np.int32)
+            cv2.fillConvexPoly(page, poly, colour.tolist(), cv2.LINE_AA)
+    page[y0:y0 + cell, x0:x0 + cell] = colour
+    if style["edge"]:
+        cv2.rectangle(page, (x0 + 1, y0 + 1), (x0 + cell - 2, y0 + cell - 2), (colour * 1.25).clip(0, 255).tolist(),
+                      max(1, cell // 14))
+    words = _BONUS_LABELS[kind] if not style["words"] else tuple(_LABEL_WORDS[int(i)] for i in
+                                                                 rng.integers(len(_LABEL_WORDS), size=int(rng.integers(2, 4))))
+    text = Image.new("L", (cell, cell))
+    draw = ImageDraw.Draw(text)
+    for k, word in enumerate(words):
+        tw = draw.textlength(word, font=style["font"])
+        draw.text(((cell - tw) / 2, cell * (0.16 + 0.25 * k)), word, fill=255, font=style["font"])
+    m = np.asarray(text, np.float32)[..., None] / 255.0 * 0.9
+    ink = 40.0 if style["pale"] else 245.0
+    page[y0:y0 + cell, x0:x0 + cell] = page[y0:y0 + cell, x0:x0 + cell] * (1 - m) + ink * m
 
 
 def _bonus_layout(rows: int, cols: int, rng: np.random.Generator) -> list[str]:

@@ -1,0 +1,138 @@
+"""Tiles read from real photos that someone has answered: ``tabletop bench tiles --photos DIR``.
+
+``DIR`` holds photos (``.jpg``, ``.jpeg``, ``.png``) and, beside each, an answer file of the
+same name ending in ``.json``::
+
+    {"corners": [[372, 726], [2690, 703], [2725, 3049], [343, 3060]],
+     "language": "en",
+     "rows": ["...............", "......MISIU....", "..."]}
+
+``corners`` are the grid's four outer corners in the photo, from its top-left clockwise (as
+``tabletop score --corners`` takes them); ``rows`` say what each square holds: ``.`` empty, a
+letter, ``?`` a blank. A tile whose letter is not in the language's alphabet (a Polish Ł on a
+Polish board read as English) counts for empty/tile but not per tile: the reader cannot name it.
+Photos without an answer file are listed and skipped.
+
+Example::
+
+    >>> from pathlib import Path
+    >>> measure_photos(Path("/nonexistent"))["photos"]
+    0
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
+
+
+class AnswerError(ValueError):
+    """An answer file that cannot be used; the message names the file and what is wrong."""
+
+
+def load_answer(path: Path) -> dict[str, Any]:
+    """The answer file ``path`` checked: four corners, rows of one length, a language."""
+    try:
+        answer = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise AnswerError(f"{path.name}: not readable JSON ({error})") from None
+    corners, rows = answer.get("corners"), answer.get("rows")
+    if not (isinstance(corners, list) and len(corners) == 4 and all(isinstance(p, list) and len(p) == 2 for p in corners)):
+        raise AnswerError(f"{path.name}: 'corners' must be four [x, y] points, top-left first, clockwise")
+    if not (isinstance(rows, list) and rows and all(isinstance(r, str) for r in rows) and len({len(r) for r in rows}) == 1):
+        raise AnswerError(f"{path.name}: 'rows' must be strings of one length, one a row of the grid")
+    return {"corners": corners, "rows": rows, "language": str(answer.get("language", "en"))}
+
+
+def measure_photos(folder: Path) -> dict[str, Any]:
+    """Read every answered photo in ``folder`` through ``--corners`` and count what is right."""
+    import cv2
+    import numpy as np
+
+    from rules.board import parse_board
+    from vision.errors import VisionError
+    from vision.tiles import TileReader
+
+    cv2.setNumThreads(1)
+    photos = sorted(p for p in folder.glob("*") if p.suffix.lower() in PHOTO_SUFFIXES) if folder.is_dir() else []
+    count = {"photos": 0, "squares": 0, "presence_right": 0, "tiles": 0, "tiles_right": 0, "foreign": 0, "not_read": 0}
+    confusions: dict[str, int] = {}
+    unanswered: list[str] = []
+    per_photo: list[dict[str, Any]] = []
+    ms: list[float] = []
+    for photo in photos:
+        answer_path = photo.with_suffix(".json")
+        if not answer_path.exists():
+            unanswered.append(photo.name)
+            continue
+        answer = load_answer(answer_path)
+        rows = answer["rows"]
+        board = parse_board(f"rows = {len(rows)}\ncols = {len(rows[0])}\n[layers]\n", photo.name, required=())
+        frame = cv2.imread(str(photo))
+        count["photos"] += 1
+        reader = TileReader(board, answer["language"], corners=np.array(answer["corners"], np.float64))
+        start = time.perf_counter()
+        try:
+            if frame is None:
+                raise VisionError(f"{photo.name} is not an image OpenCV can read")
+            read = reader.read(frame)
+        except VisionError:
+            count["not_read"] += 1
+            per_photo.append({"photo": photo.name, "read": False})
+            continue
+        finally:
+            ms.append((time.perf_counter() - start) * 1000)
+        mine = {"photo": photo.name, "read": True, "tiles": 0, "tiles_right": 0, "false_tiles": 0, "missed_tiles": 0}
+        for want_row, got_row in zip(rows, read.rows):
+            for want, got in zip(want_row, got_row):
+                count["squares"] += 1
+                count["presence_right"] += (want == ".") == (got == ".")
+                mine["false_tiles"] += want == "." and got != "."
+                mine["missed_tiles"] += want != "." and got == "."
+                if want == ".":
+                    continue
+                if want != "?" and want not in reader.letters:
+                    count["foreign"] += 1
+                    continue
+                count["tiles"] += 1
+                mine["tiles"] += 1
+                count["tiles_right"] += want == got
+                mine["tiles_right"] += want == got
+                if want != got:
+                    confusions[f"{want}->{got}"] = confusions.get(f"{want}->{got}", 0) + 1
+        per_photo.append(mine)
+    return {"folder": str(folder), "photos": count["photos"], "unanswered": unanswered, "not_read": count["not_read"],
+            "squares": count["squares"], "tiles": count["tiles"], "foreign_tiles": count["foreign"],
+            "per_tile": count["tiles_right"] / max(1, count["tiles"]),
+            "empty_or_tile": count["presence_right"] / max(1, count["squares"]),
+            "ms_per_read": statistics.median(ms) if ms else None,
+            "confusions": dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:10]), "per_photo": per_photo}
+
+
+def print_photo_lines(m: dict[str, Any], targets: dict[str, float]) -> None:
+    """The real-photo lines of ``bench tiles``."""
+    print(f"  tiles, real photos in {m['folder']} ({m['photos']} photos, {m['tiles']} tiles, "
+          f"{m['foreign_tiles']} tiles of letters outside the alphabet left out)")
+    if not m["photos"]:
+        print("    no answered photos there (each photo needs an answer file NAME.json beside it)")
+        return
+    print(f"    tiles right (letter or blank)              {m['per_tile']:>10.4f}   target >= {targets['boxed_per_tile']}")
+    print(f"    empty/tile right ({m['squares']} squares){'':<{max(0, 17 - len(str(m['squares'])))}}"
+          f"{m['empty_or_tile']:>10.4f}   target >= {targets['empty_or_tile']}")
+    print(f"    ms per read (median)                       {m['ms_per_read']:>6.1f}   target <= {targets['ms_per_read']:.0f}"
+          f"   (not read: {m['not_read']})")
+    for p in m["per_photo"]:
+        if p["read"]:
+            print(f"    {p['photo']:<44} {p['tiles_right']}/{p['tiles']} tiles right, "
+                  f"{p['false_tiles']} empty squares read as tiles, {p['missed_tiles']} tiles missed")
+        else:
+            print(f"    {p['photo']:<44} not read")
+    if m["confusions"]:
+        print(f"    most frequent errors (truth->read): {m['confusions']}")
+    if m["unanswered"]:
+        print(f"    without an answer file (skipped): {', '.join(m['unanswered'])}")
