@@ -11,9 +11,10 @@ each square and says what lies there: ``.`` nothing (whatever the square has pri
 letters that look like no Latin one); the set's language picks the letters that can be.
 
 Raised tiles in an oblique photo do not sit on their squares: their faces are nearer the camera
-and shift away from it. A first pass finds the sure tiles, the shift of their letters from their
-squares' middles is fitted across the board (a plane: it grows with the distance from the
-camera), and a second pass reads every square where its tile's face is.
+and shift away from it. A first pass finds the sure tiles (when few of the tile-like squares are
+sure, it looks for them a third of a square off their squares too), the shift of their letters
+from their squares' middles is fitted across the board (a plane: it grows with the distance from
+the camera), and a second pass reads every square where its tile's face is.
 
 Runs of two or more tiles are decoded against the dictionary like handwriting
 (:func:`vision.words.decode`; a blank is a wildcard there), so an unsure letter inside a word
@@ -60,6 +61,9 @@ UNSURE = 0.8
 SURE = 0.95
 #: below this shift (squares) anywhere on the board, the first pass stands
 SHIFT_MATTERS = 0.1
+#: when fewer than this share of the tile-like squares are sure, the tiles are looked for off
+#: their squares (:meth:`TileReader._search`): at most SEARCH_MOST squares, SEARCH_STEP squares off
+SEARCH_BELOW, SEARCH_MOST, SEARCH_STEP = 0.6, 60, 0.3
 
 
 def glyph(letter: str) -> str:
@@ -216,9 +220,13 @@ class TileReader:
         """Read ``frame``; :class:`vision.errors.BoardNotFound` when the board is not in it."""
         located = located or self.locate(frame)
         light = even_light(located.warp(check_frame(frame)), self.cell)
-        cut = windows(light, self.middles)
-        probs = self._classify(cut)
-        shift = self._shift(cut, probs)
+        probs = self._classify(windows(light, self.middles))
+        sure = np.nonzero(probs[:, 2:].max(1) > SURE)[0]
+        start = np.zeros((len(sure), 2))
+        tile_like = np.nonzero(probs[:, 0] < 0.5)[0]
+        if len(sure) < SEARCH_BELOW * len(tile_like):
+            sure, start = self._search(light, tile_like[np.argsort(probs[tile_like, 0])][:SEARCH_MOST])
+        shift = self._shift(light, sure, start)
         largest = float(np.abs(shift).max()) / self.cell if len(shift) else 0.0
         if largest > SHIFT_MATTERS:
             probs = self._classify(windows(light, self.middles + shift))
@@ -229,13 +237,32 @@ class TileReader:
         p = self.model.predict(cut)[:, self.columns]
         return p / np.maximum(p.sum(1, keepdims=True), 1e-9)
 
-    def _shift(self, cut: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    def _search(self, light: np.ndarray, squares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Where raised tiles stand far off their squares (a low camera, tall tiles) few tiles are
+        sure in their squares' windows: look at ``squares`` again at eight offsets round their
+        middles. The offset where most tiles are sure wins (a tile half-way between two squares
+        is sure from both; the board's tiles all lean one way); each square keeps the offset at
+        or next to it where its letter is surest. Returns the squares found sure and their
+        offsets (pixels)."""
+        step = SEARCH_STEP * self.cell
+        offsets = np.array([(dx, dy) for dy in (-step, 0.0, step) for dx in (-step, 0.0, step)])
+        letter = np.stack([self._classify(windows(light, self.middles[squares] + offset))[:, 2:].max(1)
+                           for offset in offsets])
+        winner = offsets[int((letter > SURE).sum(1).argmax())]
+        near = np.abs(offsets - winner).max(1) <= step + 1e-9
+        letter[~near] = 0.0
+        best = letter.argmax(0)
+        found = letter[best, np.arange(len(squares))] > SURE
+        return squares[found], offsets[best[found]]
+
+    def _shift(self, light: np.ndarray, sure: np.ndarray, start: np.ndarray) -> np.ndarray:
         """How far each square's tile face lies from its square (pixels, (squares, 2)), fitted as
-        a plane over the board from where the letters of the sure tiles are in their windows."""
-        sure = np.nonzero(probs[:, 2:].max(1) > SURE)[0]
+        a plane over the board from where the letters of the ``sure`` tiles are in their windows
+        (looked at ``start`` pixels off their squares' middles)."""
         if len(sure) < 3:
             return np.zeros_like(self.middles)
-        grey = cut[sure].mean(1) + 0.5                       # the light is even: a tile's face is near 1
+        cut = windows(light, self.middles[sure] + start)
+        grey = cut.mean(1) + 0.5                              # the light is even: a tile's face is near 1
         ax = np.arange(WINDOW) - (WINDOW - 1) / 2
         weight = np.exp(-(ax[None, :] ** 2 + ax[:, None] ** 2) / (2 * (0.4 * self.cell) ** 2))
         ink = np.clip(0.6 - grey, 0, None) * weight
@@ -243,7 +270,7 @@ class TileReader:
         found = total > 0
         if found.sum() < 3:
             return np.zeros_like(self.middles)
-        offsets = np.stack([ink.sum(1) @ ax, ink.sum(2) @ ax], 1)[found] / total[found, None]
+        offsets = start[found] + np.stack([ink.sum(1) @ ax, ink.sum(2) @ ax], 1)[found] / total[found, None]
         at = self.middles[sure[found]]
         scale = self.cell * max(self.board.rows, self.board.cols)
         if len(at) < 6:
@@ -256,7 +283,10 @@ class TileReader:
             keep = residual < max(0.12 * self.cell, float(np.median(residual)) * 2.5)
             if keep.sum() < 6:
                 break
-        return np.hstack([np.ones((len(self.middles), 1)), self.middles / scale]) @ coef
+        fitted = np.hstack([np.ones((len(self.middles), 1)), self.middles / scale]) @ coef
+        # no further than the tiles seen lean: a plane fitted to a few rows must not run away
+        seen, slack = (offsets[keep] if keep.any() else offsets), 0.1 * self.cell
+        return np.clip(fitted, seen.min(0) - slack, seen.max(0) + slack)
 
     def _result(self, probs: np.ndarray, located: Located, shift: float) -> TilesRead:
         rows, cols = self.board.rows, self.board.cols
