@@ -87,7 +87,7 @@ def measure_photos(folder: Path) -> dict[str, Any]:
             continue
         finally:
             ms.append((time.perf_counter() - start) * 1000)
-        mine = {"photo": photo.name, "read": True, "tiles": 0, "tiles_right": 0, "false_tiles": 0, "missed_tiles": 0}
+        mine: dict[str, Any] = {"photo": photo.name, "read": True, "tiles": 0, "tiles_right": 0, "false_tiles": 0, "missed_tiles": 0}
         for want_row, got_row in zip(rows, read.rows):
             for want, got in zip(want_row, got_row):
                 count["squares"] += 1
