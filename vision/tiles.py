@@ -60,10 +60,17 @@ UNSURE = 0.8
 #: tiles surer than this place the fit of how far raised tiles' faces are shifted
 SURE = 0.95
 #: below this shift (squares) anywhere on the board, the first pass stands
-SHIFT_MATTERS = 0.1
+SHIFT_MATTERS = 0.15
 #: when fewer than this share of the tile-like squares are sure, the tiles are looked for off
 #: their squares (:meth:`TileReader._search`): at most SEARCH_MOST squares, SEARCH_STEP squares off
 SEARCH_BELOW, SEARCH_MOST, SEARCH_STEP = 0.6, 60, 0.3
+#: how far (squares) round where a sure tile was read its face is looked for, and how much
+#: brighter (share of bright pixels) the face must be than the darkest place round it
+FACE_REACH, FACE_STANDS_OUT = 0.3, 0.25
+#: the brightest places for the box spread wider than this (squares): the face's place is not known
+FACE_SPREAD = 0.2
+#: pixels within this share of the face's tone (round the letter read) count as the face
+FACE_TONE = 0.12
 
 
 def glyph(letter: str) -> str:
@@ -257,36 +264,63 @@ class TileReader:
 
     def _shift(self, light: np.ndarray, sure: np.ndarray, start: np.ndarray) -> np.ndarray:
         """How far each square's tile face lies from its square (pixels, (squares, 2)), fitted as
-        a plane over the board from where the letters of the ``sure`` tiles are in their windows
-        (looked at ``start`` pixels off their squares' middles)."""
+        a plane over the board (each axis on its own) from where the faces of the ``sure`` tiles
+        are (looked for round ``start`` pixels off their squares' middles)."""
+        shift = np.zeros_like(self.middles)
         if len(sure) < 3:
-            return np.zeros_like(self.middles)
-        cut = windows(light, self.middles[sure] + start)
-        grey = cut.mean(1) + 0.5                              # the light is even: a tile's face is near 1
-        ax = np.arange(WINDOW) - (WINDOW - 1) / 2
-        weight = np.exp(-(ax[None, :] ** 2 + ax[:, None] ** 2) / (2 * (0.4 * self.cell) ** 2))
-        ink = np.clip(0.6 - grey, 0, None) * weight
-        total = ink.sum((1, 2))
-        found = total > 0
-        if found.sum() < 3:
-            return np.zeros_like(self.middles)
-        offsets = start[found] + np.stack([ink.sum(1) @ ax, ink.sum(2) @ ax], 1)[found] / total[found, None]
-        at = self.middles[sure[found]]
-        scale = self.cell * max(self.board.rows, self.board.cols)
+            return shift
+        offsets, known = self._faces(light, self.middles[sure] + start)
+        for axis in (0, 1):
+            use = known[:, axis]
+            if use.sum() >= 3:
+                shift[:, axis] = self._plane(self.middles[sure[use]], start[use, axis] + offsets[use, axis])
+        return shift
+
+    def _plane(self, at: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """``values`` seen at ``at`` (pixels) fitted as a plane over the board, outliers left out,
+        and read at every square; no further than the values seen (a plane fitted to a few rows
+        must not run away); their median where they are too few for a plane."""
         if len(at) < 6:
-            return np.tile(np.median(offsets, 0), (len(self.middles), 1))
+            return np.full(len(self.middles), float(np.median(values)))
+        scale = self.cell * max(self.board.rows, self.board.cols)
         design = np.hstack([np.ones((len(at), 1)), at / scale])
         keep = np.ones(len(at), bool)
         for _ in range(2):
-            coef, *_ = np.linalg.lstsq(design[keep], offsets[keep], rcond=None)
-            residual = np.linalg.norm(design @ coef - offsets, axis=1)
-            keep = residual < max(0.12 * self.cell, float(np.median(residual)) * 2.5)
+            coef, *_ = np.linalg.lstsq(design[keep], values[keep], rcond=None)
+            residual = np.abs(design @ coef - values)
+            keep = residual < max(0.1 * self.cell, float(np.median(residual)) * 2.5)
             if keep.sum() < 6:
                 break
         fitted = np.hstack([np.ones((len(self.middles), 1)), self.middles / scale]) @ coef
-        # no further than the tiles seen lean: a plane fitted to a few rows must not run away
-        seen, slack = (offsets[keep] if keep.any() else offsets), 0.1 * self.cell
-        return np.clip(fitted, seen.min(0) - slack, seen.max(0) + slack)
+        seen, slack = (values[keep] if keep.any() else values), 0.2 * self.cell
+        return np.clip(fitted, seen.min() - slack, seen.max() + slack)
+
+    def _faces(self, light: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Where each tile's face is, from ``centres`` (pixels): the middle of the places where a
+        box three quarters of a square wide is brightest (the face is the brightest thing round
+        a tile; its sides and shadow are darker, and the letter is inside the box wherever it
+        lies on the face). Returns the offsets (pixels, (tiles, 2)) and, for each tile and
+        axis, whether the face showed where it is along it: not where the face does not stand
+        out from what lies round it (a flat tile on white paper), nor along a word (the box
+        slides along tiles that touch)."""
+        grey = np.ascontiguousarray(light.mean(2) if light.ndim == 3 else light, np.float32)
+        side = int(round(1.7 * self.cell)) | 1
+        box = int(round(0.75 * self.cell))
+        reach = int(round(FACE_REACH * self.cell))
+        mid = side // 2
+        offsets = np.zeros((len(centres), 2))
+        known = np.zeros((len(centres), 2), bool)
+        for k, (x, y) in enumerate(centres):
+            patch = cv2.getRectSubPix(grey, (side, side), (float(x), float(y)))
+            level = float(np.percentile(patch[mid - box // 3:mid + box // 3 + 1, mid - box // 3:mid + box // 3 + 1], 80))
+            face = (np.abs(patch - level) < FACE_TONE * level).astype(np.float32)   # the tone of the face read there
+            score = cv2.boxFilter(face, -1, (box, box))[mid - reach:mid + reach + 1, mid - reach:mid + reach + 1]
+            if score.max() < 0.5 or score.max() - score.min() < FACE_STANDS_OUT or score[reach, reach] < 0.6 * score.max():
+                continue                 # no face stands out, or the bright thing is not the tile read there
+            ys, xs = np.nonzero(score >= score.max() - 0.02)
+            offsets[k] = (xs.mean() - reach, ys.mean() - reach)
+            known[k] = (np.ptp(xs) <= FACE_SPREAD * self.cell, np.ptp(ys) <= FACE_SPREAD * self.cell)
+        return offsets, known
 
     def _result(self, probs: np.ndarray, located: Located, shift: float) -> TilesRead:
         rows, cols = self.board.rows, self.board.cols

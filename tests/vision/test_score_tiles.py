@@ -45,7 +45,8 @@ def test_a_boxed_board_read_through_its_corners(boxed, capsys):
     assert code == 0
     assert out["grid"] == list(shot.rows)
     assert sorted(w["word"] for w in out["words"]) == ["HOUSE", "TREE"]
-    assert out["score"] == 0 and out["confirm"] is False      # a boxed board has no star squares
+    assert out["score"] == 0 and out["stars"] == []            # a boxed board has no star squares
+    assert out["confirm"] == bool(out["unsure"]) and len(out["unsure"]) <= 2
 
 
 def test_the_printed_questique_board_and_its_stars(tmp_path, capsys):

@@ -55,11 +55,33 @@ def test_printed_tiles_in_ukrainian_keep_the_cyrillic_letters():
     assert read.rows[12][3:5] == "ІР"          # Cyrillic, though shaped like Latin I and P
 
 
-@pytest.mark.parametrize("seed", [5, 6])
-def test_raised_tiles_on_a_boxed_board_through_its_corners(seed):
+def test_raised_tiles_on_a_boxed_board_through_its_corners():
+    """Three photos at a 30 degree slant: nearly every tile right, no empty square read as a tile."""
     tiles = {**word("WOODEN", 7, 3), **word("TILES", 2, 9, across=False), **word("BOARD", 12, 1)}
-    shot = tile_scene(BOXED, tiles, seed=seed, style="commercial", faces=HELD_OUT, tilt_deg=30)
+    wrong = false_tiles = 0
+    for seed in (5, 6, 7):
+        shot = tile_scene(BOXED, tiles, seed=seed, style="commercial", faces=HELD_OUT, tilt_deg=30)
+        read = TileReader(BOXED, "en", corners=shot.corners).read(shot.frame)
+        pairs = [(want, got) for w_row, g_row in zip(shot.rows, read.rows) for want, got in zip(w_row, g_row)]
+        wrong += sum(want != "." and want != got for want, got in pairs)
+        false_tiles += sum(want == "." and got != "." for want, got in pairs)
+    assert wrong <= 2 and false_tiles == 0            # 48 tiles
+
+
+def test_tall_tiles_seen_from_low_down_are_found_off_their_squares():
+    """Tiles a third of a square tall at a 40 degree slant: their faces lie far off their
+    squares, where the first look finds few of them sure."""
+    import dataclasses
+
+    import numpy as np
+
+    from vision.synth.tilescene import commercial_look
+
+    look = dataclasses.replace(commercial_look(np.random.default_rng(4), "en", HELD_OUT), height=0.33)
+    tiles = {**word("RAISED", 3, 2), **word("TILES", 4, 10, across=False), **word("LEAN", 11, 4)}
+    shot = tile_scene(BOXED, tiles, seed=8, style="commercial", faces=HELD_OUT, tilt_deg=40, look=look)
     read = TileReader(BOXED, "en", corners=shot.corners).read(shot.frame)
+    assert read.shift > 0.25
     assert read.rows == shot.rows
 
 
@@ -86,7 +108,15 @@ def test_words_are_decoded_and_a_blank_is_a_wildcard():
 
 
 def test_a_read_says_how_sure_it_is():
-    shot = tile_scene(QUESTIQUE, word("SURE", 5, 5), seed=9)
-    read = TileReader(QUESTIQUE).read(shot.frame)
-    assert read.unsure == []
-    assert read.confidence.shape == (19, 19) and float(read.confidence.min()) >= 0.8
+    """Over a few photos: every square read wrong is among the unsure ones (the host is asked
+    about it), and few squares are unsure."""
+    unsure = wrong_but_sure = 0
+    for seed in (9, 10, 11):
+        shot = tile_scene(QUESTIQUE, {**word("SURE", 5, 5), **word("READ", 12, 3, across=False)}, seed=seed)
+        read = TileReader(QUESTIQUE).read(shot.frame)
+        assert read.confidence.shape == (19, 19)
+        asked = {(s.row, s.col) for s in read.unsure}
+        unsure += len(asked)
+        wrong_but_sure += sum((r, c) not in asked for r, (want, got) in enumerate(zip(shot.rows, read.rows))
+                              for c, (a, b) in enumerate(zip(want, got)) if a != b)
+    assert wrong_but_sure == 0 and unsure <= 3
