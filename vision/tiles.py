@@ -12,9 +12,10 @@ letters that look like no Latin one); the set's language picks the letters that 
 
 Raised tiles in an oblique photo do not sit on their squares: their faces are nearer the camera
 and shift away from it. A first pass finds the sure tiles (when few of the tile-like squares are
-sure, it looks for them a third of a square off their squares too), the shift of their letters
-from their squares' middles is fitted across the board (a plane: it grows with the distance from
-the camera), and a second pass reads every square where its tile's face is.
+sure, it looks for them a third of a square off their squares too); where each sure tile's face
+lies is found by sliding a face-sized box round it to where the face's tone is; those shifts are
+fitted across the board (a plane for each axis: the shift grows with the distance from the
+camera), and a second pass reads every square where its tile's face is.
 
 Runs of two or more tiles are decoded against the dictionary like handwriting
 (:func:`vision.words.decode`; a blank is a wildcard there), so an unsure letter inside a word
