@@ -65,10 +65,11 @@ SHIFT_MATTERS = 0.15
 #: when fewer than this share of the tile-like squares are sure, the tiles are looked for off
 #: their squares (:meth:`TileReader._search`): at most SEARCH_MOST squares, SEARCH_STEP squares off
 SEARCH_BELOW, SEARCH_MOST, SEARCH_STEP = 0.6, 60, 0.3
-#: how far (squares) round where a sure tile was read its face is looked for, and how much
-#: brighter (share of bright pixels) the face must be than the darkest place round it
+#: how far (squares) round where a sure tile was read its face is looked for, and by how much the
+#: share of face-toned pixels in the box must vary there (else no face stands out)
 FACE_REACH, FACE_STANDS_OUT = 0.3, 0.25
-#: the brightest places for the box spread wider than this (squares): the face's place is not known
+#: where the places the box fits best spread wider than this (squares) along an axis, the face's
+#: place along it is not known (tiles that touch, along a word)
 FACE_SPREAD = 0.2
 #: pixels within this share of the face's tone (round the letter read) count as the face
 FACE_TONE = 0.12
@@ -298,9 +299,9 @@ class TileReader:
 
     def _faces(self, light: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Where each tile's face is, from ``centres`` (pixels): the middle of the places where a
-        box three quarters of a square wide is brightest (the face is the brightest thing round
-        a tile; its sides and shadow are darker, and the letter is inside the box wherever it
-        lies on the face). Returns the offsets (pixels, (tiles, 2)) and, for each tile and
+        box three quarters of a square wide holds most pixels of the face's tone (taken round
+        the letter read there; the tile's sides and shadow are darker, the board another colour,
+        and the letter is inside the box wherever it lies on the face). Returns the offsets (pixels, (tiles, 2)) and, for each tile and
         axis, whether the face showed where it is along it: not where the face does not stand
         out from what lies round it (a flat tile on white paper), nor along a word (the box
         slides along tiles that touch)."""

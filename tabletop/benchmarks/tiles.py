@@ -13,8 +13,9 @@ Two sets of synthetic photos (vision.synth.tilescene), never seen in training (o
 Both at 1280x960, tilted up to 35 degrees, with glare, warm or cold light, blur, noise and JPEG.
 Measured per set: squares right, tiles right (the letter, or blank), empty/tile right, whole
 boards right and ms per read on one core; Tesseract (``--psm 10``, the set's letters only) on
-the same tiles as the baseline. Real photos of boxed boards are not part of it: the project has
-none (docs/games/questique.md says what would close that gap).
+the same tiles as the baseline. Real photos are measured with ``--photos DIR`` instead
+(:mod:`tabletop.benchmarks.tile_photos`): the project ships no photos, only answer files for
+some (``examples/real-tile-photos/``).
 
 Targets (issue 16): tiles >= 99.5% right on the printed board; >= 97% per tile on boxed boards;
 empty/tile >= 99.9%; <= 50 ms a read.
