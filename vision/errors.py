@@ -21,3 +21,7 @@ class BoardNotFound(VisionError):
 
 class BadImage(VisionError):
     """The input is not a usable image (empty, wrong shape or dtype, unreadable file)."""
+
+
+class ModelMissing(VisionError):
+    """A network file is absent or unreadable (the message says which, and how to make it)."""

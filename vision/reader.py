@@ -23,9 +23,10 @@ from rules.board import Board
 from rules.grid import Grid
 from rules.squares import Direction, Square
 from vision.cells import INK, OCCLUDED, STATE_NAMES, CellJudge
-from vision.letters import ALPHABET, LetterModel, default_model
+from vision.hands import HandMemory
+from vision.letters import ALPHABET, LetterModel, default_model, normalise, softmax
 from vision.locate import Located, locate
-from vision.words import Decoded, LexiconIndex, Verification, decode, verify
+from vision.words import CONFIRM_BELOW, Decoded, LexiconIndex, Verification, decode, verify
 
 
 @dataclass
@@ -42,7 +43,7 @@ class ReadWord:
 
     @property
     def needs_confirmation(self) -> bool:
-        return self.confidence < 0.9
+        return self.confidence < CONFIRM_BELOW
 
 
 @dataclass
@@ -55,6 +56,8 @@ class BoardRead:
     confidence: np.ndarray  #: (rows, cols) confidence of each written square's letter
     words: list[ReadWord]
     located: Located
+    #: each written square's normalised letter image (28x28 uint8): what a player's hand memory learns from
+    images: dict[Square, np.ndarray] = field(default_factory=dict)
 
     @property
     def occluded(self) -> list[Square]:
@@ -76,14 +79,14 @@ class BoardReader:
     """Reads frames of one board. ``lexicon``: a :class:`rules.lexicon.Lexicon`, a list of
     words or a :class:`LexiconIndex`; without one, words are read letter by letter.
     ``marker_corners``: from a calibration (stick-on markers); default the printed layout.
-    ``cache``: a folder where the board's printed look and the letter network's weights are kept
-    and memory-mapped from on later runs (:mod:`vision.arraycache`); None computes them here."""
+    ``cache``: a folder where the board's printed look is kept and memory-mapped from on later
+    runs (:mod:`vision.arraycache`); None computes it here."""
 
     def __init__(self, board: Board, lexicon=None, *, model: LetterModel | None = None, cell: int = 30,
                  marker_corners: dict | None = None, cache: pathlib.Path | None = None):
         self.board, self.cell = board, cell
         self.index = lexicon if isinstance(lexicon, LexiconIndex) or lexicon is None else LexiconIndex(lexicon)
-        self.model = model or default_model(cache)
+        self.model = model or default_model()
         self.judge = CellJudge.cached(board, cell, cache)
         self.marker_corners = marker_corners
 
@@ -94,27 +97,33 @@ class BoardReader:
     def locate(self, frame: np.ndarray) -> Located:
         return locate(frame, self.board.rows, self.board.cols, cell=self.cell, marker_corners=self.marker_corners)
 
-    def read(self, frame: np.ndarray, located: Located | None = None) -> BoardRead:
-        """Read ``frame``; raises :class:`vision.errors.BoardNotFound` when the board is not seen."""
+    def read(self, frame: np.ndarray, located: Located | None = None, hand: HandMemory | None = None) -> BoardRead:
+        """Read ``frame``; raises :class:`vision.errors.BoardNotFound` when the board is not seen.
+        ``hand``: the memory of the player who is writing (:mod:`vision.hands`), used on every
+        written square (the words already on the board are the journal's, not this read's)."""
         loc = located or self.locate(frame)
         analysis = self.judge.analyse(loc.warp(frame))
         states = analysis.states
         rows, cols = states.shape
         probs = np.zeros((rows, cols, 26), np.float32)
-        inked = list(zip(*np.nonzero(states == INK)))
+        inked = [Square(int(r), int(c)) for r, c in zip(*np.nonzero(states == INK))]
+        images: dict[Square, np.ndarray] = {}
         if inked:
-            inks = [analysis.ink_map(r, c, self.cell) for r, c in inked]
-            p = self.model.predict_proba(inks)
-            for (r, c), pr in zip(inked, p):
-                probs[r, c] = pr
+            normalised = np.stack([normalise(analysis.ink_map(sq.row, sq.col, self.cell)) for sq in inked])
+            features, scores = self.model.outputs(normalised)
+            if hand is not None:
+                scores = hand.adjust(features, scores)
+            for sq, pr, image in zip(inked, softmax(scores), normalised):
+                probs[sq] = pr
+                images[sq] = np.round(image * 255).astype(np.uint8)
         letters = np.full((rows, cols), ".", dtype="<U1")
         letters[states == OCCLUDED] = "?"
         conf = np.zeros((rows, cols), np.float32)
-        for r, c in inked:
-            letters[r, c] = ALPHABET[int(probs[r, c].argmax())]
-            conf[r, c] = probs[r, c].max()
+        for sq in inked:
+            letters[sq] = ALPHABET[int(probs[sq].argmax())]
+            conf[sq] = probs[sq].max()
         words = self._decode_words(states, probs, letters, conf)
-        return BoardRead(["".join(row) for row in letters], states, probs, conf, words, loc)
+        return BoardRead(["".join(row) for row in letters], states, probs, conf, words, loc, images)
 
     def _runs(self, states: np.ndarray):
         rows, cols = states.shape

@@ -23,7 +23,7 @@ run of letters becomes a :class:`WriteDetection`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -32,7 +32,9 @@ from rules.squares import Direction, Square
 from vision.cells import INK, OCCLUDED
 from vision.errors import BadImage, BoardNotFound
 from vision.locate import check_frame
+from vision.hands import HandMemory
 from vision.reader import BoardRead, BoardReader
+from vision.words import CONFIRM_BELOW
 
 
 @dataclass(frozen=True)
@@ -47,10 +49,12 @@ class WriteDetection:
     confidences: tuple[float, ...]  #: per new square
     confidence: float  #: the word's (lexicon decoding) confidence
     t: float
+    #: the new squares' normalised letter images (what the writer's hand memory learns once the word is confirmed)
+    images: tuple[np.ndarray, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def needs_confirmation(self) -> bool:
-        return self.confidence < 0.9
+        return self.confidence < CONFIRM_BELOW
 
     def to_event(self) -> dict:
         """A DESIGN.md ``write`` event (the session adds ``player``)."""
@@ -74,6 +78,7 @@ class Tracker:
         self._last: tuple | None = None
         self.last_read: BoardRead | None = None
         self.status = "waiting"  #: 'moving', 'still', 'hand', 'no board', 'committed'
+        self.hand: HandMemory | None = None  #: the writing player's letters (:mod:`vision.hands`), set by the table
 
     @property
     def committed_rows(self) -> list[str]:
@@ -108,7 +113,7 @@ class Tracker:
         self._dirty = False  # one read per still period
         self._last_read_t = t
         try:
-            read = self.reader.read(frame)
+            read = self.reader.read(frame, hand=self.hand)
         except BoardNotFound:
             self.status = "no board"
             return []
@@ -156,7 +161,8 @@ class Tracker:
         word = next((w for w in read.words if w.direction is direction and set(group) <= set(w.squares)), None)
         confidence = word.confidence if word is not None else float(min(read.confidence[q] for q in group))
         return WriteDetection(text, start, direction, tuple(group), "".join(self.committed[q.row][q.col] for q in group),
-                              tuple(float(read.confidence[q]) for q in group), confidence, t)
+                              tuple(float(read.confidence[q]) for q in group), confidence, t,
+                              tuple(read.images[q] for q in group if q in read.images))
 
 
 def _groups(squares: list[Square]) -> list[list[Square]]:

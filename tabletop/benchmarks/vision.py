@@ -16,7 +16,8 @@ from rules.board import parse_board
 from rules.squares import Square
 
 COMMON_WORD_FREQUENCY = 1e-6  #: "everyday" words occur at least this often in English text
-TARGETS = {"letter_accuracy": 0.95, "word_accuracy": 0.99, "empty_ink_accuracy": 0.999, "board_found_rate": 0.99,
+TARGETS = {"letter_accuracy": 0.97, "letters_after_10_words": 0.985, "word_accuracy": 0.97,
+           "accepted_words_right": 0.995, "words_asked": 0.10, "empty_ink_accuracy": 0.9995, "board_found_rate": 0.99,
            "ms_per_steady_frame": 5.0, "ms_per_full_read_15x15": 50.0, "writes_with_hand": 0}
 
 
@@ -124,7 +125,9 @@ def _tesseract_square(canon, sq, cell):
     return text[:1], ms
 
 
-def _word_scenes(board, data, words, n_scenes, rng, lexicon_index, log):
+def _word_scenes(board, data, words, n_scenes, rng, lexicon_index, log, outcomes=None):
+    """Scenes of ``words`` written by ``data``'s writers, read in full; counts (and, into ``outcomes``,
+    each word's (confidence, right))."""
     from vision.synth.letterdata import StrokeQueue
     from vision.reader import BoardReader
     from vision.synth.scene import make_scene
@@ -162,6 +165,8 @@ def _word_scenes(board, data, words, n_scenes, rng, lexicon_index, log):
             raw_right += int(w is not None and w.raw == word)
             confirm += int(w is not None and w.needs_confirmation)
             accepted_right += int(w is not None and not w.needs_confirmation and w.text == word)
+            if outcomes is not None:
+                outcomes.append((w.confidence if w is not None else 0.0, w is not None and w.text == word))
     return right, raw_right, total, confirm, accepted_right
 
 
@@ -276,7 +281,7 @@ def _timings(board, rng, repeats):
 def run(args) -> int:
     from tabletop.lexicons import builtin_lexicon, reading_index
     from tabletop.resources import load_board
-    from vision.synth.realdata import DEFAULT_PATH, HELD_OUT_CONTRIBUTORS, load_strokes
+    from vision.synth.realdata import DATA_DIR, HELD_OUT_CONTRIBUTORS, load_handwriting
 
     cv2.setNumThreads(1)  # the budgets are per core
     quick = bool(getattr(args, "quick", False))
@@ -285,9 +290,8 @@ def run(args) -> int:
     boards = [load_board("extradiction"), board_15(), load_board("extradiction-sp")]
     out: dict = {"targets": TARGETS}
     t0 = time.time()
-    if DEFAULT_PATH.exists():
-        data = load_strokes(DEFAULT_PATH)
-        held = data.subset(np.isin(data.contributor, HELD_OUT_CONTRIBUTORS))
+    held = load_handwriting().of(HELD_OUT_CONTRIBUTORS)
+    if len(held):
         per, ink_ok, ink_n, tess, ours_t, ink_errors, lone_bars = _letters_scenes(
             boards, held, 3 if quick else LETTER_SCENES, 40 if quick else 60, rng, 12 if quick else 150, log)
         right = sum(v[0] for v in per.values())
@@ -323,9 +327,13 @@ def run(args) -> int:
         everyday = _common_draw(lexicon_words, 4000, rng)
         if everyday is not None:
             out.update(_word_results("everyday_word", _word_scenes(boards[1], held, everyday, n_scenes, rng, index, log)))
-        out["real_handwriting"] = f"UNIPEN capitals, held-out contributors {', '.join(HELD_OUT_CONTRIBUTORS)} (never used in training or tuning)"
+        from tabletop.benchmarks.hands import measure_hands
+
+        out["hands"] = measure_hands(boards[0], held, np.random.default_rng([2026, 17]), quick, log)
+        out["real_handwriting"] = (f"UNIPEN and UJI capitals, held-out contributors {', '.join(HELD_OUT_CONTRIBUTORS)} "
+                                   f"({len(held)} letters of {len(set(held.writer))} writers, never trained on)")
     else:
-        out["real_handwriting"] = f"not measured: {DEFAULT_PATH} not present"
+        out["real_handwriting"] = f"not measured: no handwriting data in {DATA_DIR}"
     n_found = 9 if quick else 240
     found, accurate, worst = _found_rate(boards, n_found, rng)
     out["board_found_rate"] = accurate / n_found
@@ -367,7 +375,7 @@ def _print(out):
     print("vision benchmark (one core, 1280x720 synthetic camera frames)")
     print(f"  real handwriting: {out['real_handwriting']}")
     if "letter_accuracy" in out:
-        line(f"letter accuracy per square ({out['letters_read']} letters)", out["letter_accuracy"], ">= 0.95",
+        line(f"letter accuracy per square ({out['letters_read']} letters)", out["letter_accuracy"], ">= 0.97",
              ci=out["letter_accuracy_95ci"])
         print("    by contributor: " + ", ".join(f"{k} {v:.3f}" for k, v in out["letter_accuracy_by_contributor"].items()))
         line(f"  without the {out['letters_recorded_as_one_bar']} recorded as one straight stroke (not I)",
@@ -376,21 +384,25 @@ def _print(out):
         line("  ours on those same squares", out["ours_on_tesseract_squares"])
         line("  tesseract ms per call", out["tesseract_ms_per_call"], fmt="{:.1f}")
         line(f"letters in outsiders' pictures of the PNG ({out['outsider_letters_read']})", out["outsider_letter_accuracy"],
-             ">= 0.95", ci=out["outsider_letter_accuracy_95ci"])
+             ">= 0.97", ci=out["outsider_letter_accuracy_95ci"])
         print("    (pasted into the sidecar's boxes, 1600x1200 photos; missed, false, board not found: "
               + ", ".join(str(v) for v in out["outsider_errors"].values()) + ")")
-        line(f"empty/ink accuracy ({out['squares_judged']} squares)", out["empty_ink_accuracy"], ">= 0.999",
+        from tabletop.benchmarks.hands import print_lines as hand_lines
+
+        hand_lines(out["hands"], line)
+        line(f"empty/ink accuracy ({out['squares_judged']} squares)", out["empty_ink_accuracy"], ">= 0.9995",
              ci=out["empty_ink_accuracy_95ci"])
         e = out["empty_ink_errors"]
         line("  written read empty / empty read written / occluded", f"{e['missed']} / {e['false']} / {e['occluded']}")
         for key, what in (("word", "dictionary words"), ("everyday_word", "everyday words")):
             if f"{key}_accuracy" not in out:
                 continue
-            line(f"{what} right after lexicon ({out[f'{key}s_read']})", out[f"{key}_accuracy"], ">= 0.99",
+            line(f"{what} right after lexicon ({out[f'{key}s_read']})", out[f"{key}_accuracy"], ">= 0.97",
                  ci=out[f"{key}_accuracy_95ci"])
             line("  right letter by letter (no lexicon)", out[f"{key}_accuracy_without_lexicon"])
-            line("  flagged for the host to confirm", out[f"{key}s_flagged_for_confirmation"], fmt="{}")
-            line("  accepted without asking and right", out[f"accepted_{key}s_right"])
+            line("  host asked (share of words)", out[f"{key}s_flagged_for_confirmation"] / max(1, out[f"{key}s_read"]),
+                 "<= 0.10")
+            line("  accepted without asking and right", out[f"accepted_{key}s_right"], ">= 0.995")
         print("    (dictionary words: drawn uniformly from the 3-7 letter words of the built-in lexicon;"
               " everyday words: from its common ones, at least once per million words of English)")
     line(f"board found, grid within 1/4 sq. ({out['board_frames']} frames, 3 boards)", out["board_found_rate"], ">= 0.99")

@@ -37,6 +37,7 @@ class SessionBase:
     log: list[dict[str, Any]]
     paused: bool
     pending_reads: list[dict[str, Any]]
+    _pending_lessons: list[dict[str, Any] | None]  #: beside each pending read, its lesson (or None)
     board_read: list[str] | None
     host_windows: dict[str, "HostWindow"]
     _lock: threading.RLock
@@ -45,6 +46,9 @@ class SessionBase:
         raise NotImplementedError
 
     def _publish(self, message: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def teach_hand(self, player: str, lesson: dict[str, Any], source: str | None = "camera") -> None:
         raise NotImplementedError
 
     # provided by the other parts (entry windows, clue cards), declared for the views

@@ -32,6 +32,7 @@ from tabletop.games.table import TableGame
 from tabletop.session.camera_reads import CameraReads
 from tabletop.session.clue_cards import ClueCards
 from tabletop.session.entry_windows import EntryWindows, HostWindow
+from tabletop.session.hands import Hands
 from tabletop.session.refusals import BadEntry, EntryRefused, NotYourEntry
 from tabletop.session.views import Views
 
@@ -96,7 +97,7 @@ def load_game_parts(setup: dict, base=None):
     return board, amend(lexicon, setup.get("options") or {})
 
 
-class Session(ClueCards, CameraReads, EntryWindows, Views):
+class Session(ClueCards, CameraReads, EntryWindows, Hands, Views):
     """One game at the table (see the module docstring)."""
 
     def __init__(self, journal: Journal, game_id: str, setup: dict, *, board=None, lexicon=None,
@@ -125,8 +126,11 @@ class Session(ClueCards, CameraReads, EntryWindows, Views):
         self.paused = False
         self.devices: dict[str, str] = {}        # device name -> status, shown on the scoreboard
         self.pending_reads: list[dict] = []      # camera reads waiting for the host's confirmation
+        self._pending_lessons: list[dict | None] = []
         self.resume_warnings: list[str] = []
         self.board_read: list[str] | None = None   # what the camera last saw on the board
+        self.hand_lessons: dict[str, list[dict]] = {}   # per player, the letters of their confirmed reads
+        self.hand_resets: dict[str, int] = {}
 
     # -- creating and resuming ------------------------------------------------------------------
     @classmethod
@@ -192,6 +196,10 @@ class Session(ClueCards, CameraReads, EntryWindows, Views):
             body = entry.body
             self.host_windows[body["id"]] = HostWindow(str(body["id"]), tuple(body["seats"]), float(body["deadline"]),
                                                        str(body.get("prompt", "")))
+        elif entry.kind == "hand-lesson":
+            self._keep_lesson(entry.body)
+        elif entry.kind == "hand-reset":
+            self._forget_hand(entry.body["player"])
         elif entry.kind == "entry":
             body = entry.body
             self.host_windows[body["window"]].entries.setdefault(body["seat"], []).append(

@@ -162,6 +162,12 @@ def make_app(session: Session) -> Starlette:
             if action == "discard":
                 dropped = await run_in_threadpool(session.discard_read, int(_number(body, "index", 0, 0, 999, True)))
                 return JSONResponse({"status": "accepted", "message": f"Camera read {dropped.get('text')} discarded."})
+            if action == "forget-hand":
+                player = body.get("player")
+                if player not in session.setup.players:
+                    raise BadRequest(f"'player' must be one of this game's players: {', '.join(session.setup.players)}.")
+                await run_in_threadpool(session.reset_hand, player, "host")
+                return JSONResponse({"status": "accepted", "message": f"The reader forgot {player}'s handwriting."})
             if action == "window":
                 seconds = _number(body, "seconds", 60, 1, 3600)
                 seats = body.get("seats")

@@ -20,41 +20,27 @@ def test_shipped_model_reads_synthetic_handwriting():
     assert (probs.argmax(1) == truth).mean() > 0.9
 
 
-def _random_net(rng, width=4):
-    c1, c2, c3 = width, 2 * width, 4 * width
-    shapes = {"conv0_w": (3, 3, 1, c1), "conv0_b": (c1,), "conv1_w": (3, 3, c1, c2), "conv1_b": (c2,),
-              "conv2_w": (3, 3, c2, c3), "conv2_b": (c3,), "fc0_w": (c3 * 16, 8), "fc0_b": (8,), "fc1_w": (8, 26),
-              "fc1_b": (26,)}
-    return LetterModel({k: rng.normal(0, 0.1, s).astype(np.float32) for k, s in shapes.items()})
+def test_a_missing_or_broken_model_file_says_what_to_do(tmp_path):
+    from vision.errors import ModelMissing
+
+    with pytest.raises(ModelMissing, match="train_letters.py"):
+        LetterModel.load(tmp_path / "absent.onnx")
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a network")
+    with pytest.raises(ModelMissing, match="not a letter model"):
+        LetterModel.load(broken)
 
 
-def test_an_ensemble_averages_its_members_scores_and_survives_saving(tmp_path):
-    rng = np.random.default_rng(5)
-    a, b = _random_net(rng), _random_net(rng)
-    images = rng.random((6, 28, 28)).astype(np.float32)
-    pair = LetterModel.ensemble([a, b], temperature=1.5)
-    assert pair.members == 2 and pair.temperature == 1.5
-    assert np.allclose(pair.logits(images), (a.logits(images) + b.logits(images)) / 2, atol=1e-5)
-    pair.save(tmp_path / "pair.npz")
-    again = LetterModel.load(tmp_path / "pair.npz")
-    assert again.members == 2
-    assert np.allclose(again.predict_proba_images(images), pair.predict_proba_images(images), atol=2e-3)  # float16 weights
-
-
-def test_weights_from_the_cache_read_as_the_file_does_and_follow_its_changes(tmp_path):
-    rng = np.random.default_rng(8)
-    images = rng.random((5, 28, 28)).astype(np.float32)
-    path, cache = tmp_path / "model.npz", tmp_path / "cache"
-    _random_net(rng).save(path)
-    plain = LetterModel.load(path)
-    for _ in range(2):                                    # built into the cache, then mapped from it
-        cached = LetterModel.load(path, cache=cache)
-        assert set(cached.params) == set(plain.params)
-        assert np.array_equal(cached.predict_proba_images(images), plain.predict_proba_images(images))
-    assert not cached.params["fc1_w"].flags.writeable
-    _random_net(rng).save(path)                           # a new model: a new key, not the old weights
-    assert np.array_equal(LetterModel.load(path, cache=cache).logits(images), LetterModel.load(path).logits(images))
-    assert len(list(cache.iterdir())) == 2
+def test_the_network_gives_features_and_honest_probabilities_for_a_batch():
+    rng = np.random.default_rng(4)
+    images = np.stack([normalise(render_letter(ch, 40, rng)) for ch in "HELLO"])
+    features, scores = default_model().outputs(images)
+    assert features.shape[0] == 5 and features.shape[1] >= 16 and scores.shape == (5, 26)
+    one_by_one = np.concatenate([default_model().outputs(images[k:k + 1])[1] for k in range(5)])
+    assert np.allclose(one_by_one, scores, atol=1e-4)  # a batch reads as its letters alone
+    probs = default_model().predict_proba_images(images)
+    assert np.allclose(probs.sum(1), 1, atol=1e-5)
+    assert "".join(ALPHABET[i] for i in probs.argmax(1)) == "HELLO"
 
 
 def test_normalise_empty_and_tiny():
@@ -75,46 +61,58 @@ def _training_script():
     return module
 
 
-def test_training_without_its_fonts_stops_at_once_with_what_to_do(tmp_path, capsys):
+def _tiny_recordings(path: pathlib.Path) -> pathlib.Path:
+    """A strokes file in the shared data's format: two writers, every letter twice, drawn from
+    our own skeletons (so the test needs no shared data)."""
+    from vision.synth.handwriting import jitter_glyph
+
+    rng = np.random.default_rng(1)
+    points, stroke_ptr, sample_ptr, labels, writers = [], [0], [0], [], []
+    for writer in ("ibm/a", "ibm/b", "apa/c"):
+        for k, letter in enumerate(ALPHABET * 2):
+            for stroke in jitter_glyph(letter, rng):
+                points.append(np.round(np.asarray(stroke) * 1000).astype(np.int32))
+                stroke_ptr.append(stroke_ptr[-1] + len(stroke))
+            sample_ptr.append(len(stroke_ptr) - 1)
+            labels.append(ALPHABET.index(letter))
+            writers.append(writer)
+    np.savez(path, points=np.concatenate(points), stroke_ptr=np.array(stroke_ptr), sample_ptr=np.array(sample_ptr),
+             labels=np.array(labels, np.uint8), writer=np.array(writers))
+    return path
+
+
+def test_training_without_its_fonts_or_data_stops_at_once_with_what_to_do(tmp_path, capsys):
     module = _training_script()
-    assert module.main(["--fonts", str(tmp_path), "--out", str(tmp_path / "m.npz")]) == 2
+    data = _tiny_recordings(tmp_path / "tiny.npz")
+    assert module.main(["--fonts", str(tmp_path), "--data", str(data), "--out", str(tmp_path / "m.onnx")]) == 2
     assert "scripts/fetch_fonts.sh" in capsys.readouterr().err
-    assert module.main(["--font-share", "1.5", "--out", str(tmp_path / "m.npz")]) == 2
-    assert not (tmp_path / "m.npz").exists()
-
-
-def test_letter_offsets_undo_a_leaning_without_learning_letter_frequencies():
-    fit_class_bias = _training_script().fit_class_bias
-
-    class Leaning:
-        temperature = 1.0
-
-        def logits(self, images):
-            return scores
-
-    rng = np.random.default_rng(2)
-    labels = np.repeat(np.arange(26), 40)
-    labels = np.concatenate([labels, np.full(2000, 14)])  # a check set full of O: not to be learnt
-    scores = rng.normal(0, 1.0, (len(labels), 26))
-    scores[np.arange(len(labels)), labels] += 2.5
-    scores[:, 3] += 2.0  # leans towards D
-    bias = fit_class_bias(Leaning(), np.zeros((len(labels), 28, 28), np.uint8), labels)
-    assert int(np.argmin(bias)) == 3
-    assert abs(bias[14]) < 0.3  # plenty of O in the set, but O is read no better or worse than others
-    before = (scores.argmax(1) == labels)[:1040].mean()
-    after = ((scores + bias).argmax(1) == labels)[:1040].mean()
-    assert after > before + 0.1
+    assert module.main(["--font-share", "1.5", "--out", str(tmp_path / "m.onnx")]) == 2
+    assert module.main(["--data", str(tmp_path / "absent.npz"), "--out", str(tmp_path / "m.onnx")]) == 2
+    assert "no handwriting data" in capsys.readouterr().err
+    assert not (tmp_path / "m.onnx").exists()
 
 
 @pytest.mark.slow
-def test_training_script_runs_on_a_tiny_set(tmp_path):
+def test_training_script_runs_on_a_tiny_set_and_its_network_runs_at_the_table(tmp_path):
     module = _training_script()
-    out = tmp_path / "tiny.npz"
+    out = tmp_path / "tiny.onnx"
     share = "0.5" if HUMOR_SANS.is_dir() else "0"
-    assert module.main(["--scenes", "2", "--epochs", "1", "--width", "4", "--workers", "1", "--out", str(out),
+    data = _tiny_recordings(tmp_path / "tiny.npz")
+    assert module.main(["--scenes", "2", "--passes", "1", "--epochs", "1", "--width", "4", "--workers", "1",
+                        "--out", str(out), "--data", str(data), "--calibration-share", "0.34",
                         "--fonts", str(HUMOR_SANS), "--font-share", share]) == 0
     model = LetterModel.load(out)
     assert model.predict_proba([render_letter("A", 32, np.random.default_rng(0))]).shape == (1, 26)
+    assert model.outputs(np.zeros((3, 28, 28), np.float32))[0].shape == (3, 32)  # features: 8 x width
+
+
+def test_recorded_letters_from_both_formats_load_into_one_set(tmp_path):
+    from vision.synth.realdata import load_handwriting
+
+    data = load_handwriting([_tiny_recordings(tmp_path / "tiny.npz"), tmp_path / "absent.npz"])
+    assert len(data) == 156 and set(data.contributor) == {"ibm", "apa"}
+    assert len(data.of(["apa"])) == 52 and all(0 <= float(s.min()) and float(s.max()) <= 1 for s in data.strokes[0])
+    assert len(load_handwriting([tmp_path / "absent.npz"])) == 0
 
 
 def test_a_recording_of_one_straight_stroke_is_a_lone_bar_and_a_letter_is_not():

@@ -66,3 +66,18 @@ def test_pages_and_board_are_served(session):
         assert client.get(path).status_code == 200
     board = client.get("/api/board").json()
     assert board["rows"] == 19 and len(board["values"]) == 19
+
+
+def test_the_host_can_make_the_reader_forget_a_players_hand(session):
+    import base64
+
+    client = client_for(session)
+    host = {"X-Tabletop-Token": session.tokens["host"]}
+    image = base64.b64encode(bytes(784)).decode("ascii")
+    session.teach_hand("Ben", {"letters": "A", "images": [image]})
+    refused = client.post("/api/host/forget-hand", json={"player": "Zed"}, headers=host)
+    assert refused.status_code == 400 and "must be one of this game's players" in refused.json()["error"]
+    assert session.hand_letters("Ben") == 1
+    done = client.post("/api/host/forget-hand", json={"player": "Ben"}, headers=host)
+    assert done.status_code == 200 and "forgot Ben's handwriting" in done.json()["message"]
+    assert session.hand_letters("Ben") == 0

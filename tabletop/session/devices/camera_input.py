@@ -1,7 +1,10 @@
 """Frames from a camera through the vision tracker, becoming ``write`` events for the player
-writing now (unsure reads wait for the host)."""
+writing now (unsure reads wait for the host). The tracker reads with the writer's hand
+(:mod:`vision.hands`), rebuilt from the session's journalled lessons."""
 
 from __future__ import annotations
+
+import base64
 
 
 from tabletop.session.core import Session
@@ -22,10 +25,13 @@ class CameraInput(CameraFeed):
         self.reader = reader or BoardReader(session.board, lexicon=reading_index(session.lexicon, session.setup.language))
         self.tracker = Tracker(self.reader, baseline=session.game.state().get("grid"))
         self.detections = 0
+        self._hands: dict[str, tuple[int, int, object]] = {}  # player -> (resets, lessons used, HandMemory)
 
     def feed(self, frame, t: float) -> list:
         """One frame at table time ``t``; returns the session results of the writes it completed."""
         results = []
+        writer = self.session.table.writer(self.session.game)
+        self.tracker.hand = self.hand_of(writer) if writer is not None else None
         detections = self.tracker.feed(frame, t)
         self.session.set_device("camera", self.tracker.status)
         if self.tracker.status == "committed":
@@ -34,7 +40,25 @@ class CameraInput(CameraFeed):
             self.detections += 1
             event = detection.to_event()
             event["t"] = t
-            result = self.session.camera_read(event, bool(getattr(detection, "needs_confirmation", False)))
+            lesson = {"letters": detection.letters,
+                      "images": [base64.b64encode(image.tobytes()).decode("ascii") for image in detection.images]}
+            result = self.session.camera_read(event, bool(getattr(detection, "needs_confirmation", False)),
+                                              lesson=lesson if len(detection.images) == len(detection.letters) else None)
             if result is not None:
                 results.append(result)
         return results
+
+    def hand_of(self, player: str):
+        """``player``'s :class:`vision.hands.HandMemory`, brought up to date with the session's lessons."""
+        from vision.hands import HandMemory
+
+        resets = self.session.hand_resets.get(player, 0)
+        lessons = self.session.hand_lessons.get(player, [])
+        known = self._hands.get(player)
+        if known is None or known[0] != resets:
+            known = (resets, 0, HandMemory(self.reader.model))
+        memory = known[2]
+        for lesson in lessons[known[1]:]:
+            memory.learn_json(lesson)  # type: ignore[attr-defined]
+        self._hands[player] = (resets, len(lessons), memory)
+        return memory
