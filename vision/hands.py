@@ -31,9 +31,9 @@ from vision.letters import ALPHABET, NORM, LetterModel
 
 #: how strongly a likeness to the player's own letters moves the scores (fitted on the
 #: calibration writers by ``scripts/train_letters.py``: see docs/vision.md)
-LIKENESS_WEIGHT = 8.0
+LIKENESS_WEIGHT = 16.0
 #: the cosine similarity that neither raises nor lowers a letter's score
-LIKENESS_BASE = 0.75
+LIKENESS_BASE = 0.6
 #: letters remembered per player and letter (the latest kept)
 KEEP_PER_LETTER = 12
 
