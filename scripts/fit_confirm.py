@@ -34,6 +34,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=60)
     ap.add_argument("--seed", type=int, default=2026, help="the seed train_letters.py split the writers with")
+    ap.add_argument("--answers", action="store_true", help="instead: the clue card answer's prior (ANSWER_LOG_PRIOR)")
     args = ap.parse_args(argv)
     from tabletop.benchmarks.vision import _common_draw, _word_scenes, board_15
     from tabletop.lexicons import builtin_lexicon, reading_index
@@ -42,6 +43,8 @@ def main(argv=None) -> int:
     index = reading_index(builtin_lexicon("en"), "en")
     rng = np.random.default_rng(99)
     words = _common_draw([w for n in range(3, 8) for w in index.words(n)], 4000, rng) or []
+    if args.answers:
+        return fit_answer_prior(calibrate, words, args.scenes, index)
     outcomes: list = []
     _word_scenes(board_15(), calibrate, words, args.scenes, rng, index, print, outcomes)
     conf = np.array([c for c, _ in outcomes])
@@ -52,6 +55,43 @@ def main(argv=None) -> int:
         print(f"  accept at >= {t:<5} asked {1 - sure.mean():.3f}  accepted right "
               f"{right[sure].mean() if sure.any() else float('nan'):.4f} ({int(sure.sum())} words, "
               f"{int((sure & ~right).sum())} wrong)")
+    return 0
+
+
+def fit_answer_prior(calibrate, words: list[str], scenes: int, index) -> int:
+    """For each prior, how many written answers are verified without asking, and how many other
+    words are taken for the answer (the threshold is CONFIRM_BELOW)."""
+    from tabletop.benchmarks.vision import _word_scenes
+    from tabletop.resources import load_board
+
+    cases: list = []  # (logp, word, another word of its length)
+    by_length: dict[int, list[str]] = {}
+    for w in words:
+        by_length.setdefault(len(w), []).append(w)
+    pick = np.random.default_rng(5)
+
+    def keep(reader, read, word, squares):
+        pool = [w for w in by_length[len(word)] if w != word]
+        cases.append((read.logp(squares), word, pool[int(pick.integers(len(pool)))], reader))
+
+    _word_scenes(load_board("extradiction-sp"), calibrate, words, scenes, np.random.default_rng(98), index, print, each=keep)
+    from vision.words import verify
+
+    def near(word: str) -> str | None:
+        """A dictionary word one letter away (the player wrote it; the card says ``word``)."""
+        same = [w for w in index.words(len(word)) if sum(a != b for a, b in zip(w, word)) == 1]
+        return same[int(pick.integers(len(same)))] if same else None
+
+    nears = [(lp, n) for lp, w, _o, _r in cases if (n := near(w)) is not None]
+    for prior in (0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0):
+        sure = [verify(lp, w, index, prior) for lp, w, _o, _r in cases]
+        wrong = [verify(lp, o, index, prior) for lp, _w, o, _r in cases]
+        close = [verify(lp, n, index, prior) for lp, n in nears]
+        verified = sum(v.matches and not v.needs_confirmation for v in sure)
+        false = sum(v.matches and not v.needs_confirmation for v in wrong)
+        false_near = sum(v.matches and not v.needs_confirmation for v in close)
+        print(f"  prior {prior:<4} verified {verified / len(cases):.4f} of {len(cases)}, other words taken: {false}, "
+              f"words one letter away taken: {false_near} of {len(close)}")
     return 0
 
 

@@ -36,6 +36,11 @@ OOV_LOG_PRIOR = -20.0
 #: calibration writers (420 everyday words: at 0.97 none of the 322 accepted was wrong and 23 % were
 #: asked; at 0.9, 3 of 353 accepted were wrong)
 CONFIRM_BELOW = 0.97
+#: log prior of the clue card's answer over any other word, when verifying what was written;
+#: chosen by scripts/fit_confirm.py --answers on the calibration writers' words: 2 verified 85 %
+#: of 360 written answers and took none of 318 words one letter away for the answer (4: 90 %, 1
+#: taken; 8: 98 %, 24 taken)
+ANSWER_LOG_PRIOR = 2.0
 #: how much a word's frequency in ordinary text counts (0: every dictionary word as likely);
 #: chosen on the tuning writers' words (docs/vision.md, under "Words")
 FREQUENCY_WEIGHT = 0.4
@@ -174,15 +179,17 @@ class Verification:
         return self.confidence < CONFIRM_BELOW
 
 
-def verify(logp: np.ndarray, expected: str, index: LexiconIndex | None = None) -> Verification:
+def verify(logp: np.ndarray, expected: str, index: LexiconIndex | None = None,
+           prior: float | None = None) -> Verification:
     """Is ``expected`` (e.g. the clue card's answer) what is written? Compared with every other
-    dictionary word of that length and the raw reading."""
+    dictionary word of that length and the raw reading; the card's answer starts ``prior``
+    (default :data:`ANSWER_LOG_PRIOR`) ahead of each of them, as players mostly write it."""
     expected = expected.upper()
     n = len(logp)
     if len(expected) != n or not all("A" <= ch <= "Z" for ch in expected):
         return Verification(expected, False, 0.0)
     e_idx = np.array([ALPHABET.index(ch) for ch in expected])
-    e_score = float(logp[np.arange(n), e_idx].sum())
+    e_score = float(logp[np.arange(n), e_idx].sum()) + (ANSWER_LOG_PRIOR if prior is None else prior)
     raw_idx = logp.argmax(1)
     raw_score = float(logp[np.arange(n), raw_idx].sum()) + OOV_LOG_PRIOR
     arr = index.array(n) if index is not None else np.zeros((0, n), np.intp)

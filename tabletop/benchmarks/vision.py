@@ -125,9 +125,9 @@ def _tesseract_square(canon, sq, cell):
     return text[:1], ms
 
 
-def _word_scenes(board, data, words, n_scenes, rng, lexicon_index, log, outcomes=None):
+def _word_scenes(board, data, words, n_scenes, rng, lexicon_index, log, outcomes=None, each=None):
     """Scenes of ``words`` written by ``data``'s writers, read in full; counts (and, into ``outcomes``,
-    each word's (confidence, right))."""
+    each word's (confidence, right); ``each(reader, read, word, squares)`` is called for every word)."""
     from vision.synth.letterdata import StrokeQueue
     from vision.reader import BoardReader
     from vision.synth.scene import make_scene
@@ -165,6 +165,8 @@ def _word_scenes(board, data, words, n_scenes, rng, lexicon_index, log, outcomes
             raw_right += int(w is not None and w.raw == word)
             confirm += int(w is not None and w.needs_confirmation)
             accepted_right += int(w is not None and not w.needs_confirmation and w.text == word)
+            if each is not None:
+                each(reader, read, word, squares)
             if outcomes is not None:
                 outcomes.append((w.confidence if w is not None else 0.0, w is not None and w.text == word))
     return right, raw_right, total, confirm, accepted_right
@@ -330,6 +332,11 @@ def run(args) -> int:
         from tabletop.benchmarks.hands import measure_hands
 
         out["hands"] = measure_hands(boards[0], held, np.random.default_rng([2026, 17]), quick, log)
+        if everyday is not None:
+            from tabletop.benchmarks.answers import measure_answers
+
+            out["answers"] = measure_answers(boards[2], held, everyday, 2 if quick else 40,
+                                             np.random.default_rng([2026, 18]), index, log)
         out["real_handwriting"] = (f"UNIPEN and UJI capitals, held-out contributors {', '.join(HELD_OUT_CONTRIBUTORS)} "
                                    f"({len(held)} letters of {len(set(held.writer))} writers, never trained on)")
     else:
@@ -390,6 +397,10 @@ def _print(out):
         from tabletop.benchmarks.hands import print_lines as hand_lines
 
         hand_lines(out["hands"], line)
+        if "answers" in out:
+            from tabletop.benchmarks.answers import print_lines as answer_lines
+
+            answer_lines(out["answers"], line)
         line(f"empty/ink accuracy ({out['squares_judged']} squares)", out["empty_ink_accuracy"], ">= 0.9995",
              ci=out["empty_ink_accuracy_95ci"])
         e = out["empty_ink_errors"]
