@@ -183,10 +183,23 @@ def _tile_network() -> tuple[str, str]:
     return OK, f"tile network: {MODEL_PATH.name} ({MODEL_PATH.stat().st_size // 1024} KB, OpenCV dnn)"
 
 
+def _letter_network() -> tuple[str, str]:
+    """The letter reader's network loads in OpenCV's dnn (a damaged or missing file says so)."""
+    from vision.errors import ModelMissing
+    from vision.letters import MODEL_PATH, LetterModel
+
+    try:
+        LetterModel(MODEL_PATH)
+    except ModelMissing as error:
+        return MISSING, f"letter network: {error} (reinstall the checkout)"
+    return OK, (f"letter network: {MODEL_PATH.name} ({MODEL_PATH.stat().st_size // 1024} KB, OpenCV dnn; "
+                "trained on UNIPEN and UJI handwriting, CC BY 4.0: vision/models/NOTICE)")
+
+
 def checks(config, journal_path) -> list[tuple[str, str]]:
     out = [_camera(config), _pins(config), _serial(config), _tesseract()]
     out += _dictionaries()
-    out += [_voice(config), _journal(journal_path), _browser(), _tile_network()]
+    out += [_voice(config), _journal(journal_path), _browser(), _letter_network(), _tile_network()]
     return out + _fonts()
 
 

@@ -52,7 +52,7 @@ def test_play_refuses_bad_options(tmp_path):
 def test_doctor_reports_each_check(tmp_path):
     proc = tabletop("doctor", "--journal", str(tmp_path / "j.sqlite"))
     for name in ("camera:", "pins:", "serial:", "tesseract:", "dictionary en:", "voice:", "journal:", "labels' font:",
-                 "pictures' font:", "tile network: tiles.onnx"):
+                 "pictures' font:", "tile network: tiles.onnx", "letter network: letters.onnx"):
         assert name in proc.stdout
     assert proc.returncode in (0, 1)
 
@@ -66,6 +66,17 @@ def test_doctor_says_when_the_tile_network_is_damaged(tmp_path, monkeypatch):
     monkeypatch.setattr(vision.tiles, "MODEL_PATH", bad)
     level, text = doctor._tile_network()
     assert level == doctor.MISSING and str(bad) in text
+
+
+def test_doctor_says_when_the_letter_network_is_damaged(tmp_path, monkeypatch):
+    from tabletop.commands import doctor
+    import vision.letters
+
+    bad = tmp_path / "letters.onnx"
+    bad.write_bytes(b"not a network")
+    monkeypatch.setattr(vision.letters, "MODEL_PATH", bad)
+    level, text = doctor._letter_network()
+    assert level == doctor.MISSING and str(bad) in text and "not a letter model" in text
 
 
 def test_config_file_merges_and_refuses_unknown_keys(tmp_path):
