@@ -122,9 +122,11 @@ class Tracker:
             self.status = "hand"  # never commit a frame with something over the board
             return []
         self.status = "committed"
-        return self._commit(read, t)
+        return self.commit(read, t)
 
-    def _commit(self, read: BoardRead, t: float) -> list[WriteDetection]:
+    def commit(self, read: BoardRead, t: float) -> list[WriteDetection]:
+        """Take ``read`` as what the board now shows: the writes it holds that the committed board
+        did not (a photo read apart from the video, such as a phone's scan, comes in here)."""
         rows, cols = read.states.shape
         new = [Square(r, c) for r in range(rows) for c in range(cols)
                if read.states[r, c] == INK and self.committed[r][c] == "."]

@@ -29,6 +29,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from tabletop.games import spec as game_spec
 from tabletop.session.core import BadEntry, EntryRefused, NotYourEntry, Session
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
@@ -129,7 +130,7 @@ def make_app(session: Session) -> Starlette:
     async def host_state(request: Request):
         if not is_host(request):
             return _refuse("This is the host's console: the host token is wrong or missing.")
-        return JSONResponse(await run_in_threadpool(session.host_view))
+        return JSONResponse({**(await run_in_threadpool(session.host_view)), "scan": scannable})
 
     async def host_post(request: Request):
         if not is_host(request):
@@ -186,6 +187,31 @@ def make_app(session: Session) -> Starlette:
             return _refuse(str(bad), bad.status)
         return _refuse(f"Unknown host action {action[:40]!r}.", 404)
 
+    scanner = None
+    scannable = game_spec(session.setup.game).photo == "letters" and session.board is not None  # the scan button shows
+
+    async def scan(request: Request):
+        """A photo of the board from a phone (the body is the image file): its new word is offered."""
+        nonlocal scanner
+        if not is_host(request) and seat_of(request) is None:
+            return _refuse("Only the host and the players can send photos: the token is wrong or missing.")
+        from tabletop.session.devices.photo_scan import MAX_PHOTO_BYTES, PhotoScanner, ScanRefused
+
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > MAX_PHOTO_BYTES):
+            return _refuse(f"The photo is too large: at most {MAX_PHOTO_BYTES // (1024 * 1024)} MB.", 413)
+        data = b""
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_PHOTO_BYTES:
+                return _refuse(f"The photo is too large: at most {MAX_PHOTO_BYTES // (1024 * 1024)} MB.", 413)
+        scanner = scanner or PhotoScanner(session)
+        try:
+            return JSONResponse(await run_in_threadpool(scanner.scan, data, "scan:host" if is_host(request)
+                                                        else f"scan:{seat_of(request)}"))
+        except ScanRefused as refused:
+            return _refuse(str(refused), 422)
+
     phones = None
     if session.table.uses_buzzers:
         from tabletop.session.devices.phones import PhoneBuzzers
@@ -209,6 +235,7 @@ def make_app(session: Session) -> Starlette:
                     "board": None if board is None else {"rows": board.rows, "cols": board.cols},
                     "paused": view["paused"], "dice": view.get("dice"), "sheet": view.get("sheet"),
                     "free_rows": (view.get("free_rows") or {}).get(seat), "reveal": view.get("reveal"),
+                    "scan": scannable,
                     **session.table.seat_view(session.game, seat)}
 
         return JSONResponse(await run_in_threadpool(build))
@@ -287,6 +314,7 @@ def make_app(session: Session) -> Starlette:
     routes = [
         Route("/", page), Route("/host", page), Route("/seat", page),
         Route("/api/board", board), Route("/api/state", state),
+        Route("/api/scan", scan, methods=["POST"]),
         Route("/api/host/state", host_state), Route("/api/host/{action}", host_post, methods=["POST"]),
         Route("/api/seat/state", seat_state), Route("/api/seat/entry", seat_entry, methods=["POST"]),
         Route("/api/seat/buzz", seat_buzz, methods=["POST"]),

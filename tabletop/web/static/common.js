@@ -22,6 +22,23 @@ const T = {
     };
     open();
   },
+  // a "scan the board" button: the phone's camera (or a file), uploaded to /api/scan; the answer in msgEl
+  scanner(button, input, msgEl, tokenOf) {
+    const say = (text, ok) => { msgEl.textContent = text; msgEl.className = 'msg ' + (ok ? 'ok' : 'error'); };
+    button.onclick = () => input.click();
+    input.onchange = async () => {
+      const file = input.files[0];
+      if (!file) return;
+      say('Reading the photo…', true);
+      try {
+        const r = await fetch('/api/scan', { method: 'POST', body: file,
+          headers: { 'X-Tabletop-Token': tokenOf() || '', 'Content-Type': file.type || 'application/octet-stream' } });
+        const body = await r.json();
+        say(body.message || body.error || '', r.status === 200);
+      } catch (e) { say('The photo could not be sent: ' + e.message); }
+      input.value = '';
+    };
+  },
   el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) { if (k === 'class') e.className = v; else if (k.startsWith('on')) e[k] = v; else e.setAttribute(k, v); }

@@ -1,0 +1,109 @@
+"""A phone as the camera: a photo of the board, uploaded from the host console or a seat page,
+is read and the new word it shows is offered to the host for confirmation (camera scoring for a
+family with no camera over the table).
+
+The photo is compared with the board as the journal holds it; each new word becomes a pending
+camera read (:meth:`tabletop.session.core.Session.camera_read`, always asking the host), with
+the writing player's hand used and taught as for the camera. Anything that cannot be used says
+why in a sentence (:class:`ScanRefused`) and changes nothing.
+
+>>> ScanRefused("That file is not a photo.").args[0]
+'That file is not a photo.'
+"""
+
+from __future__ import annotations
+
+import base64
+import threading
+from typing import Any
+
+from tabletop.session.core import Session
+from tabletop.session.refusals import EntryRefused
+
+#: the largest photo accepted (a phone's full-resolution JPEG is 2-8 MB)
+MAX_PHOTO_BYTES = 15 * 1024 * 1024
+#: photos are shrunk to at most this many pixels on their longer side before reading
+READ_SIDE = 2000
+
+
+class ScanRefused(EntryRefused):
+    """The photo cannot be used (not an image, too large, no board, nothing new); nothing changed."""
+
+
+class PhotoScanner:
+    """Reads uploaded photos of ``session``'s board (one reader, built on the first photo)."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self._reader: Any = None
+        self._lock = threading.Lock()
+
+    def _reader_for_session(self) -> Any:
+        if self._reader is None:
+            from tabletop.lexicons import reading_index
+            from vision.reader import BoardReader
+
+            if self.session.board is None:
+                raise ScanRefused(f"{self.session.setup.game} has no board to read from a photo.")
+            self._reader = BoardReader(self.session.board,
+                                       lexicon=reading_index(self.session.lexicon, self.session.setup.language))
+        return self._reader
+
+    def scan(self, data: bytes, source: str = "scan") -> dict[str, Any]:
+        """Read the photo in ``data`` (JPEG, PNG, ...) and offer its new words to the host.
+        Returns ``{"status": "offered", "message": ..., "words": [...]}``; raises :class:`ScanRefused`."""
+        import cv2
+        import numpy as np
+
+        if len(data) > MAX_PHOTO_BYTES:
+            raise ScanRefused(f"The photo is too large ({len(data) // (1024 * 1024)} MB): at most "
+                              f"{MAX_PHOTO_BYTES // (1024 * 1024)} MB.")
+        from tabletop.games import spec
+
+        if spec(self.session.setup.game).photo != "letters" or self.session.board is None:
+            raise ScanRefused(f"{self.session.setup.game} is not read from a phone's photo yet: only the "
+                              "handwritten boards are.")
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+        if image is None or min(image.shape[:2]) < 32:
+            raise ScanRefused("That file is not a photo the table can read (send a JPEG or PNG of the board).")
+        side = max(image.shape[:2])
+        if side > READ_SIDE:
+            image = cv2.resize(image, None, fx=READ_SIDE / side, fy=READ_SIDE / side, interpolation=cv2.INTER_AREA)
+        from vision.errors import VisionError
+        from vision.tracker import Tracker
+
+        with self._lock:
+            reader = self._reader_for_session()
+            writer = self.session.table.writer(self.session.game)
+            if writer is None:
+                raise ScanRefused("Nobody is writing on the board now, so there is no word to offer.")
+            tracker = Tracker(reader, baseline=self.session.game.state().get("grid"))
+            try:
+                read = reader.read(image, hand=self._hand(reader, writer))
+            except VisionError as error:
+                raise ScanRefused(f"The board is not in the photo ({error}): take it again with the whole "
+                                  "board and its four corner markers in view.") from None
+            if read.occluded:
+                raise ScanRefused("Something covers part of the board in the photo (a hand?): take it again.")
+            detections = tracker.commit(read, self.session.clock.now())
+        if not detections:
+            raise ScanRefused("No new word in the photo: the board reads as the table already has it.")
+        words = []
+        for detection in detections:
+            lesson = {"letters": detection.letters,
+                      "images": [base64.b64encode(i.tobytes()).decode("ascii") for i in detection.images]}
+            self.session.camera_read(detection.to_event(), True, source=source,
+                                     lesson=lesson if len(detection.images) == len(detection.letters) else None)
+            words.append({"text": detection.text, "row": detection.start.row, "col": detection.start.col,
+                          "dir": detection.direction.value, "confidence": round(float(detection.confidence), 3)})
+        shown = ", ".join(f"{w['text']} (row {w['row']}, column {w['col']}, {w['dir']})" for w in words)
+        return {"status": "offered", "words": words,
+                "message": f"Read {shown} for {writer}: the host confirms it on the console."}
+
+    def _hand(self, reader: Any, player: str) -> Any:
+        from vision.hands import HandMemory
+
+        memory = HandMemory(reader.model)
+        for lesson in self.session.hand_lessons.get(player, []):
+            memory.learn_json(lesson)
+        return memory
