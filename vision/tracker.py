@@ -126,13 +126,24 @@ class Tracker:
 
     def commit(self, read: BoardRead, t: float) -> list[WriteDetection]:
         """Take ``read`` as what the board now shows: the writes it holds that the committed board
-        did not (a photo read apart from the video, such as a phone's scan, comes in here)."""
+        did not (a photo read apart from the video, such as a phone's scan, comes in here).
+
+        A lone mark, a written square with no written square beside it, is no word in any of the
+        games: it is neither reported nor committed (a glare speck read as a letter, or the first
+        letter of a word still being written, is looked at again with its neighbours)."""
         rows, cols = read.states.shape
+        inked = read.states == INK
+        beside = np.zeros_like(inked)
+        beside[1:, :] |= inked[:-1, :]
+        beside[:-1, :] |= inked[1:, :]
+        beside[:, 1:] |= inked[:, :-1]
+        beside[:, :-1] |= inked[:, 1:]
+        standing = inked & beside
         new = [Square(r, c) for r in range(rows) for c in range(cols)
-               if read.states[r, c] == INK and self.committed[r][c] == "."]
+               if standing[r, c] and self.committed[r][c] == "."]
         for r in range(rows):
             for c in range(cols):
-                self.committed[r][c] = read.rows[r][c] if read.states[r, c] == INK else "."
+                self.committed[r][c] = read.rows[r][c] if standing[r, c] else "."
         out = []
         for group in _groups(new):
             det = self._detection(read, group, t)

@@ -341,6 +341,9 @@ def run(args) -> int:
                                    f"({len(held)} letters of {len(set(held.writer))} writers, never trained on)")
     else:
         out["real_handwriting"] = f"not measured: no handwriting data in {DATA_DIR}"
+    from tabletop.benchmarks.glare import measure_glare
+
+    out["glare"] = measure_glare(boards, 3 if quick else 60, 1 if quick else 12, np.random.default_rng([2026, 19]))
     n_found = 9 if quick else 240
     found, accurate, worst = _found_rate(boards, n_found, rng)
     out["board_found_rate"] = accurate / n_found
@@ -416,6 +419,9 @@ def _print(out):
             line("  accepted without asking and right", out[f"accepted_{key}s_right"], ">= 0.995")
         print("    (dictionary words: drawn uniformly from the 3-7 letter words of the built-in lexicon;"
               " everyday words: from its common ones, at least once per million words of English)")
+    from tabletop.benchmarks.glare import print_lines as glare_lines
+
+    glare_lines(out["glare"], line)
     line(f"board found, grid within 1/4 sq. ({out['board_frames']} frames, 3 boards)", out["board_found_rate"], ">= 0.99")
     line("  board found at all", out["board_found_any"])
     line(f"writes from frames with a hand or pen ({out['hand_sequences']} seq.)", out["writes_with_hand"], "0", fmt="{}")

@@ -84,3 +84,18 @@ def test_a_letter_added_without_visible_motion_is_still_found(small_board):
     for i in range(4, 10):
         out += tracker.feed(make_scene(small_board, {**do, Square(6, 7): "G"}, frame_no=i, **common).frame, i * 0.3)
     assert [d.text for d in out][-1] == "DOG"
+
+
+def test_a_lone_mark_is_no_word_until_its_neighbours_are_written(small_board):
+    """A square written alone (a glare speck read as ink, or a word's first letter) is neither
+    reported nor committed; once the rest of the word is there, the whole word is one write."""
+    tracker = Tracker(BoardReader(small_board, WORDS), still_seconds=0.2)
+    first = {Square(5, 4): "T"}
+    whole = {Square(5, 4): "T", Square(5, 5): "E", Square(5, 6): "A"}
+    emitted = []
+    for i in range(6):
+        emitted += tracker.feed(make_scene(small_board, first, seed=9, glare=False, frame_no=i).frame, 0.1 * i)
+    assert emitted == [] and tracker.committed_rows[5][4] == "."
+    for i in range(6, 12):
+        emitted += tracker.feed(make_scene(small_board, whole, seed=9, glare=False, frame_no=i).frame, 0.1 * i)
+    assert [(d.text, d.start, len(d.squares)) for d in emitted] == [("TEA", Square(5, 4), 3)]

@@ -227,3 +227,32 @@ def render_scene(board: Board, letters: dict[Square, str] | None = None, *, seed
     sensor noise, ``hand_seed`` where the hand (or pen) is. Same arguments, same frame.
     """
     return make_scene(board, letters, seed=seed, hand=hand, tilt_deg=tilt_deg, size=size, **options).frame
+
+
+def harsh_light(frame: np.ndarray, seed: int) -> np.ndarray:
+    """``frame`` under harsher light than :func:`make_scene` gives: one side of the picture falls
+    to 25-40 % of the brightness of the other (a lamp to one side, the board's far edge in shadow)
+    and one to three saturated, elongated glare spots (a ceiling light on a glossy print). The
+    scenes the reader must never read ink from.
+
+    >>> from tabletop.resources import load_board
+    >>> frame = make_scene(load_board("extradiction"), {}, seed=1).frame
+    >>> harsh = harsh_light(frame, 3)
+    >>> harsh.shape == frame.shape, harsh.dtype.name, int(harsh.max()), bool(harsh.mean() < frame.mean() + 40)
+    (True, 'uint8', 255, True)
+    """
+    rng = np.random.default_rng([seed, 17])
+    f = frame.astype(np.float32)
+    h, w = f.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    along = np.cos(angle) * (xx / w - 0.5) + np.sin(angle) * (yy / h - 0.5)
+    low = rng.uniform(0.25, 0.4)
+    f *= np.clip(1 - (1 - low) * (along + 0.5), low, 1.0)[:, :, None]
+    for _ in range(int(rng.integers(1, 4))):
+        cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
+        long_axis, short_axis, turn = rng.uniform(20, 120), rng.uniform(10, 50), rng.uniform(0, np.pi)
+        u = ((xx - cx) * np.cos(turn) + (yy - cy) * np.sin(turn)) / long_axis
+        v = (-(xx - cx) * np.sin(turn) + (yy - cy) * np.cos(turn)) / short_axis
+        f += (np.exp(-(u * u + v * v)) * rng.uniform(150, 300))[:, :, None]
+    return np.clip(f, 0, 255).astype(np.uint8)
