@@ -16,9 +16,12 @@ the log of its frequency, counted from ``FREQUENCY_FLOOR`` up.
 >>> d = decode(np.log(probs), index)
 >>> d.text, d.raw, d.in_lexicon
 ('CAR', 'CAR', True)
->>> v = verify(np.log(probs), "CAT", index)
+>>> v = verify(np.log(probs), "CAT", index, prior=0.0)
 >>> v.matches, round(v.confidence, 2)
 (False, 0.44)
+>>> v = verify(np.log(probs), "CAT", index)  # the card says CAT: it starts ANSWER_LOG_PRIOR ahead
+>>> v.matches, round(v.confidence, 2)
+(True, 0.86)
 """
 
 from __future__ import annotations
