@@ -47,16 +47,22 @@ class BadRequest(Exception):
         self.status = status
 
 
-async def _json_body(request: Request) -> dict:
-    """The request's JSON object, read at most :data:`MAX_BODY` bytes; :class:`BadRequest` otherwise."""
+async def _bounded_body(request: Request, most: int, too_large: str) -> bytes:
+    """The request's body, read at most ``most`` bytes; :class:`BadRequest` (413, ``too_large``) beyond."""
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-        raise BadRequest(f"The request is too large: at most {MAX_BODY // 1024} KB.", 413)
+    if declared is not None and (not declared.isdigit() or int(declared) > most):
+        raise BadRequest(too_large, 413)
     body = b""
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            raise BadRequest(f"The request is too large: at most {MAX_BODY // 1024} KB.", 413)
+        if len(body) > most:
+            raise BadRequest(too_large, 413)
+    return body
+
+
+async def _json_body(request: Request) -> dict:
+    """The request's JSON object, read at most :data:`MAX_BODY` bytes; :class:`BadRequest` otherwise."""
+    body = await _bounded_body(request, MAX_BODY, f"The request is too large: at most {MAX_BODY // 1024} KB.")
     try:
         from tabletop.records import parse_json
         data = parse_json(body.decode("utf-8"), "the request")
@@ -197,14 +203,11 @@ def make_app(session: Session) -> Starlette:
             return _refuse("Only the host and the players can send photos: the token is wrong or missing.")
         from tabletop.session.devices.photo_scan import MAX_PHOTO_BYTES, PhotoScanner, ScanRefused
 
-        declared = request.headers.get("content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > MAX_PHOTO_BYTES):
-            return _refuse(f"The photo is too large: at most {MAX_PHOTO_BYTES // (1024 * 1024)} MB.", 413)
-        data = b""
-        async for chunk in request.stream():
-            data += chunk
-            if len(data) > MAX_PHOTO_BYTES:
-                return _refuse(f"The photo is too large: at most {MAX_PHOTO_BYTES // (1024 * 1024)} MB.", 413)
+        try:
+            data = await _bounded_body(request, MAX_PHOTO_BYTES,
+                                       f"The photo is too large: at most {MAX_PHOTO_BYTES // (1024 * 1024)} MB.")
+        except BadRequest as bad:
+            return _refuse(str(bad), bad.status)
         scanner = scanner or PhotoScanner(session)
         try:
             return JSONResponse(await run_in_threadpool(scanner.scan, data, "scan:host" if is_host(request)
