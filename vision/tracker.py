@@ -23,6 +23,7 @@ run of letters becomes a :class:`WriteDetection`.
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass, field
 
 import cv2
@@ -55,6 +56,14 @@ class WriteDetection:
     @property
     def needs_confirmation(self) -> bool:
         return self.confidence < CONFIRM_BELOW
+
+    def lesson(self) -> dict | None:
+        """The new squares' letters and images as a hand lesson (:mod:`tabletop.session.hands`):
+        ``{"letters": ..., "images": [base64, ...]}``; None when the images are missing."""
+        if len(self.images) != len(self.letters) or not self.letters:
+            return None
+        return {"letters": self.letters,
+                "images": [base64.b64encode(np.ascontiguousarray(i, np.uint8).tobytes()).decode("ascii") for i in self.images]}
 
     def to_event(self) -> dict:
         """A DESIGN.md ``write`` event (the session adds ``player``)."""

@@ -9,12 +9,10 @@ and :meth:`~tabletop.session.core.Session.submit`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tabletop.session.core import Result
-
-from typing import Any
 
 from tabletop.session.refusals import EntryRefused
 from tabletop.session.base import SessionBase

@@ -4,11 +4,13 @@ writing now (unsure reads wait for the host). The tracker reads with the writer'
 
 from __future__ import annotations
 
-import base64
-
+from typing import TYPE_CHECKING
 
 from tabletop.session.core import Session
 from tabletop.session.devices.camera_feed import CameraFeed
+
+if TYPE_CHECKING:
+    from vision.hands import HandMemory
 
 
 class CameraInput(CameraFeed):
@@ -25,7 +27,7 @@ class CameraInput(CameraFeed):
         self.reader = reader or BoardReader(session.board, lexicon=reading_index(session.lexicon, session.setup.language))
         self.tracker = Tracker(self.reader, baseline=session.game.state().get("grid"))
         self.detections = 0
-        self._hands: dict[str, tuple[int, int, object]] = {}  # player -> (resets, lessons used, HandMemory)
+        self._hands: dict[str, tuple[int, int, HandMemory]] = {}  # player -> (resets, lessons used, memory)
 
     def feed(self, frame, t: float) -> list:
         """One frame at table time ``t``; returns the session results of the writes it completed."""
@@ -40,15 +42,13 @@ class CameraInput(CameraFeed):
             self.detections += 1
             event = detection.to_event()
             event["t"] = t
-            lesson = {"letters": detection.letters,
-                      "images": [base64.b64encode(image.tobytes()).decode("ascii") for image in detection.images]}
             result = self.session.camera_read(event, bool(getattr(detection, "needs_confirmation", False)),
-                                              lesson=lesson if len(detection.images) == len(detection.letters) else None)
+                                              lesson=detection.lesson())
             if result is not None:
                 results.append(result)
         return results
 
-    def hand_of(self, player: str):
+    def hand_of(self, player: str) -> HandMemory:
         """``player``'s :class:`vision.hands.HandMemory`, brought up to date with the session's lessons."""
         from vision.hands import HandMemory
 
@@ -59,6 +59,6 @@ class CameraInput(CameraFeed):
             known = (resets, 0, HandMemory(self.reader.model))
         memory = known[2]
         for lesson in lessons[known[1]:]:
-            memory.learn_json(lesson)  # type: ignore[attr-defined]
+            memory.learn_json(lesson)
         self._hands[player] = (resets, len(lessons), memory)
         return memory

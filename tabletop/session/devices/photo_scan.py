@@ -13,7 +13,6 @@ why in a sentence (:class:`ScanRefused`) and changes nothing.
 
 from __future__ import annotations
 
-import base64
 import threading
 from typing import Any
 
@@ -90,10 +89,7 @@ class PhotoScanner:
             raise ScanRefused("No new word in the photo: the board reads as the table already has it.")
         words = []
         for detection in detections:
-            lesson = {"letters": detection.letters,
-                      "images": [base64.b64encode(i.tobytes()).decode("ascii") for i in detection.images]}
-            self.session.camera_read(detection.to_event(), True, source=source,
-                                     lesson=lesson if len(detection.images) == len(detection.letters) else None)
+            self.session.camera_read(detection.to_event(), True, source=source, lesson=detection.lesson())
             words.append({"text": detection.text, "row": detection.start.row, "col": detection.start.col,
                           "dir": detection.direction.value, "confidence": round(float(detection.confidence), 3)})
         shown = ", ".join(f"{w['text']} (row {w['row']}, column {w['col']}, {w['dir']})" for w in words)
