@@ -59,7 +59,7 @@ class CameraReads(SessionBase):
             if not 0 <= index < len(self.pending_reads):
                 raise EntryRefused("No camera read is waiting for confirmation.")
             event = self.pending_reads.pop(index)
-            lesson = self._pending_lessons.pop(index) if index < len(self._pending_lessons) else None
+            lesson = self._pending_lessons.pop(index)  # appended beside each pending read
             event.pop("t", None)
             result = self.submit(event, source=f"camera+{source}")
             self._learn_from(result, lesson)
@@ -70,8 +70,7 @@ class CameraReads(SessionBase):
             if not 0 <= index < len(self.pending_reads):
                 raise EntryRefused("No camera read is waiting for confirmation.")
             event = self.pending_reads.pop(index)
-            if index < len(self._pending_lessons):
-                self._pending_lessons.pop(index)
+            self._pending_lessons.pop(index)
             self._publish({"kind": "camera", "pending": len(self.pending_reads)})
             return event
 

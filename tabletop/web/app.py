@@ -29,8 +29,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from tabletop.games import spec as game_spec
 from tabletop.session.core import BadEntry, EntryRefused, NotYourEntry, Session
+from tabletop.session.devices.photo_scan import MAX_PHOTO_BYTES, PhotoScanner, ScanRefused, reads_photos
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
 
@@ -194,15 +194,13 @@ def make_app(session: Session) -> Starlette:
         return _refuse(f"Unknown host action {action[:40]!r}.", 404)
 
     scanner = None
-    scannable = game_spec(session.setup.game).photo == "letters" and session.board is not None  # the scan button shows
+    scannable = reads_photos(session)  # the scan button shows
 
     async def scan(request: Request):
         """A photo of the board from a phone (the body is the image file): its new word is offered."""
         nonlocal scanner
         if not is_host(request) and seat_of(request) is None:
             return _refuse("Only the host and the players can send photos: the token is wrong or missing.")
-        from tabletop.session.devices.photo_scan import MAX_PHOTO_BYTES, PhotoScanner, ScanRefused
-
         try:
             data = await _bounded_body(request, MAX_PHOTO_BYTES,
                                        f"The photo is too large: at most {MAX_PHOTO_BYTES // (1024 * 1024)} MB.")

@@ -131,9 +131,9 @@ def test_synthetic_camera_writes_are_read_and_credited_to_the_writer(session):
     assert view["grid"][9][6:12] == "......" and view["read"][9][6:12] == "MARKET"   # shown as 'erase'
     lessons = [e.body for e in session.journal.entries(session.game_id, "hand-lesson")]
     assert [(b["player"], b["letters"], len(b["images"])) for b in lessons] == [("Ben", "MARKET", 6)]
-    assert feed.hand_of("Ben").letters() == "AEKMRT" and len(feed.hand_of("Ann")) == 0
+    assert feed.hands.of("Ben").letters() == "AEKMRT" and len(feed.hands.of("Ann")) == 0
     session.reset_hand("Ben")
-    assert len(feed.hand_of("Ben")) == 0                        # the reset reaches the reader
+    assert len(feed.hands.of("Ben")) == 0                        # the reset reaches the reader
 
 
 def test_presses_reach_the_session_in_the_order_they_were_made(session):

@@ -4,13 +4,9 @@ writing now (unsure reads wait for the host). The tracker reads with the writer'
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tabletop.session.core import Session
 from tabletop.session.devices.camera_feed import CameraFeed
-
-if TYPE_CHECKING:
-    from vision.hands import HandMemory
+from tabletop.session.devices.hand_memories import HandMemories
 
 
 class CameraInput(CameraFeed):
@@ -27,13 +23,13 @@ class CameraInput(CameraFeed):
         self.reader = reader or BoardReader(session.board, lexicon=reading_index(session.lexicon, session.setup.language))
         self.tracker = Tracker(self.reader, baseline=session.game.state().get("grid"))
         self.detections = 0
-        self._hands: dict[str, tuple[int, int, HandMemory]] = {}  # player -> (resets, lessons used, memory)
+        self.hands = HandMemories(session, self.reader.model)
 
     def feed(self, frame, t: float) -> list:
         """One frame at table time ``t``; returns the session results of the writes it completed."""
         results = []
         writer = self.session.table.writer(self.session.game)
-        self.tracker.hand = self.hand_of(writer) if writer is not None else None
+        self.tracker.hand = self.hands.of(writer) if writer is not None else None
         detections = self.tracker.feed(frame, t)
         self.session.set_device("camera", self.tracker.status)
         if self.tracker.status == "committed":
@@ -47,18 +43,3 @@ class CameraInput(CameraFeed):
             if result is not None:
                 results.append(result)
         return results
-
-    def hand_of(self, player: str) -> HandMemory:
-        """``player``'s :class:`vision.hands.HandMemory`, brought up to date with the session's lessons."""
-        from vision.hands import HandMemory
-
-        resets = self.session.hand_resets.get(player, 0)
-        lessons = self.session.hand_lessons.get(player, [])
-        known = self._hands.get(player)
-        if known is None or known[0] != resets:
-            known = (resets, 0, HandMemory(self.reader.model))
-        memory = known[2]
-        for lesson in lessons[known[1]:]:
-            memory.learn_json(lesson)
-        self._hands[player] = (resets, len(lessons), memory)
-        return memory

@@ -16,13 +16,20 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from tabletop.games import spec
 from tabletop.session.core import Session
+from tabletop.session.devices.hand_memories import HandMemories
 from tabletop.session.refusals import EntryRefused
 
 #: the largest photo accepted (a phone's full-resolution JPEG is 2-8 MB)
 MAX_PHOTO_BYTES = 15 * 1024 * 1024
 #: photos are shrunk to at most this many pixels on their longer side before reading
 READ_SIDE = 2000
+
+
+def reads_photos(session: Session) -> bool:
+    """Whether ``session``'s game is read from a phone's photo (its board is written on by hand)."""
+    return spec(session.setup.game).photo == "letters" and session.board is not None
 
 
 class ScanRefused(EntryRefused):
@@ -34,19 +41,20 @@ class PhotoScanner:
 
     def __init__(self, session: Session):
         self.session = session
-        self._reader: Any = None
+        self._made: tuple[Any, HandMemories] | None = None
         self._lock = threading.Lock()
 
-    def _reader_for_session(self) -> Any:
-        if self._reader is None:
+    def _reader_and_hands(self) -> tuple[Any, HandMemories]:
+        """The board's reader and the players' hand memories, made for the first photo."""
+        if self._made is None:
             from tabletop.lexicons import reading_index
             from vision.reader import BoardReader
 
-            if self.session.board is None:
-                raise ScanRefused(f"{self.session.setup.game} has no board to read from a photo.")
-            self._reader = BoardReader(self.session.board,
-                                       lexicon=reading_index(self.session.lexicon, self.session.setup.language))
-        return self._reader
+            board = self.session.board
+            assert board is not None  # reads_photos() was checked first
+            reader = BoardReader(board, lexicon=reading_index(self.session.lexicon, self.session.setup.language))
+            self._made = (reader, HandMemories(self.session, reader.model))
+        return self._made
 
     def scan(self, data: bytes, source: str = "scan") -> dict[str, Any]:
         """Read the photo in ``data`` (JPEG, PNG, ...) and offer its new words to the host.
@@ -57,9 +65,7 @@ class PhotoScanner:
         if len(data) > MAX_PHOTO_BYTES:
             raise ScanRefused(f"The photo is too large ({len(data) // (1024 * 1024)} MB): at most "
                               f"{MAX_PHOTO_BYTES // (1024 * 1024)} MB.")
-        from tabletop.games import spec
-
-        if spec(self.session.setup.game).photo != "letters" or self.session.board is None:
+        if not reads_photos(self.session):
             raise ScanRefused(f"{self.session.setup.game} is not read from a phone's photo yet: only the "
                               "handwritten boards are.")
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
@@ -72,13 +78,13 @@ class PhotoScanner:
         from vision.tracker import Tracker
 
         with self._lock:
-            reader = self._reader_for_session()
+            reader, hands = self._reader_and_hands()
             writer = self.session.table.writer(self.session.game)
             if writer is None:
                 raise ScanRefused("Nobody is writing on the board now, so there is no word to offer.")
             tracker = Tracker(reader, baseline=self.session.game.state().get("grid"))
             try:
-                read = reader.read(image, hand=self._hand(reader, writer))
+                read = reader.read(image, hand=hands.of(writer))
             except VisionError as error:
                 raise ScanRefused(f"The board is not in the photo ({error}): take it again with the whole "
                                   "board and its four corner markers in view.") from None
@@ -95,11 +101,3 @@ class PhotoScanner:
         shown = ", ".join(f"{w['text']} (row {w['row']}, column {w['col']}, {w['dir']})" for w in words)
         return {"status": "offered", "words": words,
                 "message": f"Read {shown} for {writer}: the host confirms it on the console."}
-
-    def _hand(self, reader: Any, player: str) -> Any:
-        from vision.hands import HandMemory
-
-        memory = HandMemory(reader.model)
-        for lesson in self.session.hand_lessons.get(player, []):
-            memory.learn_json(lesson)
-        return memory
