@@ -61,6 +61,7 @@ def main(argv=None) -> int:
 def fit_answer_prior(calibrate, words: list[str], scenes: int, index) -> int:
     """For each prior, how many written answers are verified without asking, and how many other
     words are taken for the answer (the threshold is CONFIRM_BELOW)."""
+    from tabletop.benchmarks.answers import one_letter_away
     from tabletop.benchmarks.vision import _word_scenes
     from tabletop.resources import load_board
 
@@ -72,20 +73,20 @@ def fit_answer_prior(calibrate, words: list[str], scenes: int, index) -> int:
 
     def keep(reader, read, word, squares):
         pool = [w for w in by_length[len(word)] if w != word]
-        cases.append((read.logp(squares), word, pool[int(pick.integers(len(pool)))], reader))
+        cases.append((read.logp(squares), word, pool[int(pick.integers(len(pool)))]))
 
     _word_scenes(load_board("extradiction-sp"), calibrate, words, scenes, np.random.default_rng(98), index, print, each=keep)
     from vision.words import verify
 
     def near(word: str) -> str | None:
         """A dictionary word one letter away (the player wrote it; the card says ``word``)."""
-        same = [w for w in index.words(len(word)) if sum(a != b for a, b in zip(w, word)) == 1]
+        same = one_letter_away(word, index)
         return same[int(pick.integers(len(same)))] if same else None
 
-    nears = [(lp, n) for lp, w, _o, _r in cases if (n := near(w)) is not None]
+    nears = [(lp, n) for lp, w, _o in cases if (n := near(w)) is not None]
     for prior in (0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0):
-        sure = [verify(lp, w, index, prior) for lp, w, _o, _r in cases]
-        wrong = [verify(lp, o, index, prior) for lp, _w, o, _r in cases]
+        sure = [verify(lp, w, index, prior) for lp, w, _o in cases]
+        wrong = [verify(lp, o, index, prior) for lp, _w, o in cases]
         close = [verify(lp, n, index, prior) for lp, n in nears]
         verified = sum(v.matches and not v.needs_confirmation for v in sure)
         false = sum(v.matches and not v.needs_confirmation for v in wrong)

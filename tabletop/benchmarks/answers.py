@@ -12,6 +12,17 @@ import numpy as np
 from tabletop.benchmarks.vision import wilson
 
 
+def one_letter_away(word: str, index) -> list[str]:
+    """The dictionary's words of ``word``'s length that differ from it in exactly one letter
+    (what a player might write instead of the card's answer: the hardest wrong answer to refuse).
+
+    >>> from vision.words import LexiconIndex
+    >>> one_letter_away("CAT", LexiconIndex(["cat", "cot", "car", "dog"]))
+    ['CAR', 'COT']
+    """
+    return [w for w in index.words(len(word)) if sum(a != b for a, b in zip(w, word)) == 1]
+
+
 def measure_answers(board, data, words: list[str], n_scenes: int, rng: np.random.Generator, index, log=print) -> dict:
     """Each written word verified against itself (the player wrote the answer) and against another
     word of its length, one letter away where there is one (the player wrote something else)."""
@@ -27,8 +38,7 @@ def measure_answers(board, data, words: list[str], n_scenes: int, rng: np.random
         counts["answers"] += 1
         counts["verified"] += int(right.matches and not right.needs_confirmation)
         counts["asked"] += int(right.needs_confirmation)
-        near = [w for w in index.words(len(word)) if sum(a != b for a, b in zip(w, word)) == 1]
-        pool = near or [w for w in by_length.get(len(word), []) if w != word]
+        pool = one_letter_away(word, index) or [w for w in by_length.get(len(word), []) if w != word]
         if pool:
             other = reader.verify(read, squares, pool[int(rng.integers(len(pool)))])
             counts["others"] += 1
