@@ -18,6 +18,7 @@ def measure_glare(boards, n_scenes: int, n_sequences: int, rng: np.random.Genera
     from vision.synth.scene import harsh_light, make_scene
     from vision.tracker import Tracker
 
+    readers = {board.name: BoardReader(board) for board in boards}  # each draws its board's printed look once
     empty_right = empty_total = found = written = 0
     for k in range(n_scenes):
         board = boards[k % len(boards)]
@@ -29,7 +30,7 @@ def measure_glare(boards, n_scenes: int, n_sequences: int, rng: np.random.Genera
                 letters.update({Square(int(row), col + j): "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[int(rng.integers(26))]
                                 for j in range(length)})
         seed = int(rng.integers(1 << 30))
-        read = BoardReader(board).read(harsh_light(make_scene(board, letters, seed=seed).frame, seed))
+        read = readers[board.name].read(harsh_light(make_scene(board, letters, seed=seed).frame, seed))
         truth = np.zeros((board.rows, board.cols), bool)
         for sq in letters:
             truth[sq] = True
@@ -40,7 +41,7 @@ def measure_glare(boards, n_scenes: int, n_sequences: int, rng: np.random.Genera
     emitted = 0
     for k in range(n_sequences):
         board = boards[k % len(boards)]
-        tracker = Tracker(BoardReader(board), still_seconds=0.2)
+        tracker = Tracker(readers[board.name], still_seconds=0.2)
         seed = int(rng.integers(1 << 30))
         for i in range(12):
             emitted += len(tracker.feed(harsh_light(make_scene(board, {}, seed=seed, frame_no=i).frame, seed + i // 3), 0.25 * i))

@@ -16,7 +16,8 @@ PER_SCENE = 60
 
 
 def _scenes(reader, data, indices, rng, hand=None):
-    """Yield (square images, true letters, letters read) for ``indices`` written in scenes."""
+    """Yield (square images, true letters, letters read, letters read with ``hand``) for
+    ``indices`` written in scenes (a scene whose board is not found reads nothing)."""
     from vision.cells import INK
     from vision.letters import ALPHABET
     from vision.synth.letterdata import StrokeQueue
