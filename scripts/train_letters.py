@@ -156,17 +156,24 @@ def split_writers(data, share: float, seed: int):
     return data.subset(~aside), data.subset(aside)
 
 
-def build_net(width: int):
-    """Three blocks of (3x3 convolution, batch norm, ReLU, 2x2 max pool), then a dense layer whose
-    output is the letter's *features* (what :class:`vision.letters.HandMemory` compares), then the
-    26 class scores."""
+def build_net(width: int, depth: int = 1):
+    """Three blocks of (3x3 convolution, batch norm, ReLU) then a 2x2 max pool; the second and
+    third blocks have ``depth`` convolutions each. Then a dense layer whose output is the letter's
+    *features* (what :class:`vision.hands.HandMemory` compares), then the 26 class scores."""
     import torch.nn as nn
 
     c1, c2, c3, hidden = width, 2 * width, 4 * width, 8 * width
+
+    def block(c_in: int, c_out: int, convs: int) -> list:
+        layers: list = []
+        for k in range(convs):
+            layers += [nn.Conv2d(c_in if k == 0 else c_out, c_out, 3, padding=1), nn.BatchNorm2d(c_out), nn.ReLU()]
+        return layers
+
     return nn.Sequential(
-        nn.Conv2d(1, c1, 3, padding=1), nn.BatchNorm2d(c1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(c1, c2, 3, padding=1), nn.BatchNorm2d(c2), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(c2, c3, 3, padding=1), nn.BatchNorm2d(c3), nn.ReLU(), nn.MaxPool2d(2, ceil_mode=True),
+        *block(1, c1, 1), nn.MaxPool2d(2),
+        *block(c1, c2, depth), nn.MaxPool2d(2),
+        *block(c2, c3, depth), nn.MaxPool2d(2, ceil_mode=True),
         nn.Flatten(), nn.Dropout(0.3), nn.Linear(c3 * 16, hidden), nn.ReLU(), nn.Dropout(0.3), nn.Linear(hidden, 26))
 
 
@@ -195,7 +202,7 @@ def augment(x):
 
 
 def train(images: np.ndarray, labels: np.ndarray, width: int, epochs: int, seed: int, log=print,
-          check: tuple[np.ndarray, np.ndarray] | None = None, threads: int = 1):
+          check: tuple[np.ndarray, np.ndarray] | None = None, threads: int = 1, depth: int = 1):
     """A network trained on ``images`` (N, 28, 28 uint8); a progress bar per epoch."""
     import torch
     import torch.nn.functional as F
@@ -205,7 +212,7 @@ def train(images: np.ndarray, labels: np.ndarray, width: int, epochs: int, seed:
     torch.set_num_threads(threads)
     x = torch.tensor(images).float().div(255).unsqueeze(1)
     y = torch.tensor(labels).long()
-    net = build_net(width)
+    net = build_net(width, depth)
     batch = 256
     per_epoch = max(1, len(x) // batch)
     steps = epochs * per_epoch
@@ -315,7 +322,7 @@ def folds(data, args, font_dir) -> int:
         rest = [c for c in TRAINING_CONTRIBUTORS if c not in group]
         print(f"fold {k + 1}/{len(FOLDS)}: holding out {', '.join(group)}; learning from {', '.join(rest)}")
         x, y = training_images(data.of(rest), args, font_dir, args.seed + k)
-        net = train(x, y, args.width, args.epochs, args.seed + k, threads=args.threads)
+        net = train(x, y, args.width, args.epochs, args.seed + k, threads=args.threads, depth=args.depth)
         for name in group:
             held = data.of([name])
             if not len(held):
@@ -339,6 +346,7 @@ def main(argv=None) -> int:
     ap.add_argument("--passes", type=int, default=4, help="times each recorded letter is written into a scene")
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--width", type=int, default=32, help="channels of the first convolution")
+    ap.add_argument("--depth", type=int, default=1, help="convolutions in each of the second and third blocks")
     ap.add_argument("--font-share", type=float, default=FONT_SHARE, help="share of the synthetic scenes written "
                     "in handwriting fonts instead of stroke skeletons (0 to 1)")
     ap.add_argument("--fonts", default=None, metavar="DIR", help="where the handwriting fonts are "
@@ -353,6 +361,9 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes rendering scenes")
     ap.add_argument("--threads", type=int, default=1, help="PyTorch threads while training")
     args = ap.parse_args(argv)
+    if args.depth < 1 or args.width < 1 or args.epochs < 1:
+        print("--depth, --width and --epochs must be at least 1", file=sys.stderr)
+        return 2
     if not 0.0 <= args.font_share <= 1.0:
         print("--font-share must be between 0 and 1", file=sys.stderr)
         return 2
@@ -387,7 +398,7 @@ def main(argv=None) -> int:
     x, y = training_images(learn, args, font_dir, args.seed)
     check = real_set(calibrate, 1, args.seed + 1, args.workers, log=lambda *a: None, vary=False)
     print(f"{len(y)} training images, {len(check[1])} calibration images ({time.time() - t0:.0f} s)")
-    net = train(x, y, args.width, args.epochs, args.seed, check=check, threads=args.threads)
+    net = train(x, y, args.width, args.epochs, args.seed, check=check, threads=args.threads, depth=args.depth)
     temperature = fit_temperature(net, *check)
     print(f"calibration writers: {accuracy(net, *check):.4f} of {len(check[1])}; temperature {temperature}")
     print("most misread (errors, letter, read as):", confusions(net, *check))
