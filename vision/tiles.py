@@ -301,10 +301,10 @@ class TileReader:
         """Where each tile's face is, from ``centres`` (pixels): the middle of the places where a
         box three quarters of a square wide holds most pixels of the face's tone (taken round
         the letter read there; the tile's sides and shadow are darker, the board another colour,
-        and the letter is inside the box wherever it lies on the face). Returns the offsets (pixels, (tiles, 2)) and, for each tile and
-        axis, whether the face showed where it is along it: not where the face does not stand
-        out from what lies round it (a flat tile on white paper), nor along a word (the box
-        slides along tiles that touch)."""
+        and the letter is inside the box wherever it lies on the face). Returns the offsets
+        (pixels, (tiles, 2)) and, for each tile and axis, whether the face showed where it is
+        along it: not where the face does not stand out from what lies round it (a flat tile on
+        white paper), nor along a word (the box slides along tiles that touch)."""
         grey = np.ascontiguousarray(light.mean(2) if light.ndim == 3 else light, np.float32)
         side = int(round(1.7 * self.cell)) | 1
         box = int(round(0.75 * self.cell))
