@@ -30,7 +30,7 @@ import numpy as np
 from vision.letters import ALPHABET, NORM, LetterModel
 
 #: how strongly a likeness to the player's own letters moves the scores (fitted on the
-#: calibration writers by ``scripts/train_letters.py``: see docs/vision.md)
+#: calibration writers by ``scripts/fit_hands.py``: see docs/vision.md)
 LIKENESS_WEIGHT = 16.0
 #: the cosine similarity that neither raises nor lowers a letter's score
 LIKENESS_BASE = 0.6
