@@ -104,6 +104,6 @@ def run(args: Any) -> int:
         print(f"{label:<44} {value:>10}   target {target:<10} {'ok' if ok else 'OVER'}")
     if results["score_file_mb"]:
         print(f"{'  of it mapped from files at exit':<44} {results['score_file_mb']:>7.0f} MB   "
-              "(shared libraries and caches; a library pip has just written can be mapped whole "
-              "until the page cache is dropped or the machine restarts)")
+              "(shared libraries and caches; most of a library pip has just written can be mapped "
+              "in, until the page cache is dropped or the machine restarts)")
     return 0
