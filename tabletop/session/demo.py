@@ -223,8 +223,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
     report.table_seconds = clock.now()
     report.sand_timer_starts = outputs.timer_starts
     report.presses = sum(1 for e in entries if e.source == "buzzer-box")
-    say("== Final scores: " + ", ".join(f"{p} {v}" for p, v in game.totals.items())
-        + (f" — {game.winner} wins" if game.winner else " — a tie"))
+    say("== Final: " + game.standings())                   # the game's own words: scores, stars or a line
     check = replay(session.record(), board, lexicon)
     report.replay_totals = check.totals
     if record:

@@ -67,6 +67,8 @@ def test_the_demo_plays_every_chip_past_the_camera(tmp_path):
     plays = sum(1 for line in out.getvalue().splitlines() if " camera " in line and ("puts a chip" in line or " takes " in line))
     assert report.winner is not None and report.camera_writes == plays > 3
     assert report.replay_totals == report.totals
+    # the last line says who won and how, not the chips counted (a tie in chips is no tie)
+    assert f"== Final: {report.winner} wins with four in a row." in out.getvalue()
 
 
 def test_the_table_says_each_play_whose_turn_and_a_refusal_slowly(table):

@@ -33,7 +33,7 @@ def test_sp_classic_demo_plays_a_whole_game_through_the_devices(tmp_path, capsys
     assert report.camera_writes >= 12 and report.camera_writes + report.host_writes == 21
     assert "is wrong" in text and "Challenge upheld" in text and "challenge fails" in text
     assert "Time is up: nobody answered right" in text and "seconds were up" in text
-    assert "Final scores" in text
+    assert "== Final: Scores: " in text and " wins." in text
     result = replay_json(record, capsys)
     assert result["totals"] == report.totals and sum(report.totals.values()) > 0
     assert len(result["turns"]) == 21                      # 3 players x 7 rounds
@@ -45,7 +45,7 @@ def test_demo_command_extradiction_level3(tmp_path, capsys):
                            "--pace", "0"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "takes clue card 10 of 10" in proc.stdout and "same totals on replay" in proc.stdout
-    final = next(line for line in proc.stdout.splitlines() if line.startswith("== Final scores"))
+    final = next(line for line in proc.stdout.splitlines() if line.startswith("== Final: "))
     result = replay_json(record, capsys)
     for player, total in result["totals"].items():
         assert f"{player} {total}" in final

@@ -33,6 +33,7 @@ def test_the_demo_plays_a_whole_game_to_a_winner_and_its_record_replays_to_it(tm
     text = out.getvalue()
     assert report.winner in ("Ann", "Ben") and report.totals[report.winner] == 4
     assert f"{report.winner} covers 4 stars and wins!" in text
+    assert f"== Final: Stars: {report.winner} 4, " in text
     capsys.readouterr()
     assert main(["replay", str(record), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
