@@ -43,7 +43,7 @@ def run(args) -> int:
     for r in reports:
         same = "same totals on replay" if r.replay_totals == r.totals else f"REPLAY DIFFERS: {r.replay_totals}"
         print(f"{r.game}: " + ", ".join(f"{p} {v}" for p, v in r.totals.items())
-              + f" ({same}; {r.seconds:.1f} s)")
+              + (f"; {r.winner} wins" if r.winner else "") + f" ({same}; {r.seconds:.1f} s)")
     return 0 if all(r.replay_totals == r.totals for r in reports) else 1
 
 
