@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.session.base import SessionBase
-from tabletop.session.refusals import EntryRefused
+from tabletop.session.refusals import BadEntry, EntryRefused
 
 #: a lesson holds at most this many letters (one word's new squares)
 MOST_LETTERS = 40
@@ -40,7 +40,7 @@ class Hands(SessionBase):
     def reset_hand(self, player: str, source: str | None = "host") -> None:
         """Forget what the table learnt of ``player``'s hand (journalled: a resumed game forgets too)."""
         if player not in self.setup.players:
-            raise EntryRefused(f"{player!r} does not play in this game.")
+            raise BadEntry(f"{player!r} does not play in this game (its players: {', '.join(self.setup.players)}).")
         with self._lock:
             self.journal.append(self.game_id, "hand-reset", {"player": player}, t=self.clock.now(), source=source)
             self._forget_hand(player)

@@ -76,7 +76,7 @@ def test_the_host_can_make_the_reader_forget_a_players_hand(session):
     image = base64.b64encode(bytes(784)).decode("ascii")
     session.teach_hand("Ben", {"letters": "A", "images": [image]})
     refused = client.post("/api/host/forget-hand", json={"player": "Zed"}, headers=host)
-    assert refused.status_code == 400 and "must be one of this game's players" in refused.json()["error"]
+    assert refused.status_code == 400 and "'Zed' does not play in this game (its players: Ann, Ben" in refused.json()["error"]
     assert session.hand_letters("Ben") == 1
     done = client.post("/api/host/forget-hand", json={"player": "Ben"}, headers=host)
     assert done.status_code == 200 and "forgot Ben's handwriting" in done.json()["message"]
