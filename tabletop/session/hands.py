@@ -40,7 +40,8 @@ class Hands(SessionBase):
     def reset_hand(self, player: str, source: str | None = "host") -> None:
         """Forget what the table learnt of ``player``'s hand (journalled: a resumed game forgets too)."""
         if player not in self.setup.players:
-            raise BadEntry(f"{player!r} does not play in this game (its players: {', '.join(self.setup.players)}).")
+            raise BadEntry(f"{str(player)[:50]!r} does not play in this game (its players: "
+                           f"{', '.join(self.setup.players)}).")
         with self._lock:
             self.journal.append(self.game_id, "hand-reset", {"player": player}, t=self.clock.now(), source=source)
             self._forget_hand(player)

@@ -170,7 +170,7 @@ def make_app(session: Session) -> Starlette:
                 dropped = await run_in_threadpool(session.discard_read, int(_number(body, "index", 0, 0, 999, True)))
                 return JSONResponse({"status": "accepted", "message": f"Camera read {dropped.get('text')} discarded."})
             if action == "forget-hand":
-                player = str(body.get("player", ""))[:40]       # the session refuses one not playing
+                player = body.get("player", "")                 # the session refuses one not playing
                 await run_in_threadpool(session.reset_hand, player, "host")
                 return JSONResponse({"status": "accepted", "message": f"The reader forgot {player}'s handwriting."})
             if action == "window":

@@ -77,6 +77,10 @@ def test_the_host_can_make_the_reader_forget_a_players_hand(session):
     session.teach_hand("Ben", {"letters": "A", "images": [image]})
     refused = client.post("/api/host/forget-hand", json={"player": "Zed"}, headers=host)
     assert refused.status_code == 400 and "'Zed' does not play in this game (its players: Ann, Ben" in refused.json()["error"]
+    for odd in ({"player": "B" * 5000}, {"player": ["Ben"]}, {}):         # long, not text, missing
+        refused = client.post("/api/host/forget-hand", json=odd, headers=host)
+        assert refused.status_code == 400 and "does not play in this game" in refused.json()["error"]
+        assert len(refused.json()["error"]) < 200
     assert session.hand_letters("Ben") == 1
     done = client.post("/api/host/forget-hand", json={"player": "Ben"}, headers=host)
     assert done.status_code == 200 and "forgot Ben's handwriting" in done.json()["message"]
