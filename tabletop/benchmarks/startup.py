@@ -15,7 +15,7 @@ import statistics
 import subprocess
 import sys
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from tabletop.errors import UserError
 
@@ -47,8 +47,15 @@ def _reported_mb(stderr: str, key: str) -> float:
     return found[-1] / 1024.0 if found else 0.0
 
 
-def _run(argv: list[str]) -> tuple[float, float, float, str]:
-    """Run ``argv``; return (wall seconds, peak resident MB, file-mapped MB at exit, stdout)."""
+class _Run(NamedTuple):
+    wall_s: float     #: wall seconds
+    peak_mb: float    #: peak resident memory
+    file_mb: float    #: of what was resident at exit, the part mapped from files
+    out: str          #: standard output
+
+
+def _run(argv: list[str]) -> _Run:
+    """Run ``argv`` as a fresh process and say what it took."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     started = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, env=env, cwd=ROOT, check=False)
@@ -56,8 +63,7 @@ def _run(argv: list[str]) -> tuple[float, float, float, str]:
     err = done.stderr.decode(errors="replace")
     if done.returncode != 0:
         raise UserError(f"{' '.join(argv[3:5])} failed: {err.strip()[-300:]}")
-    return (wall, _reported_mb(err, "PEAK_KB"), _reported_mb(err, "FILE_KB"),
-            done.stdout.decode(errors="replace"))
+    return _Run(wall, _reported_mb(err, "PEAK_KB"), _reported_mb(err, "FILE_KB"), done.stdout.decode(errors="replace"))
 
 
 def measure(repeats: int = 5) -> dict[str, Any]:
@@ -78,11 +84,11 @@ def measure(repeats: int = 5) -> dict[str, Any]:
         _run(argv)                                        # warm: caches and bytecode
         runs = [_run(argv) for _ in range(repeats)]
         if name == "import_rules":
-            results["import_rules_ms"] = statistics.median(float(out) for *_, out in runs) * 1000
+            results["import_rules_ms"] = statistics.median(float(r.out) for r in runs) * 1000
         else:
-            results[f"{name}_s"] = statistics.median(wall for wall, *_ in runs)
-            results[f"{name}_mb"] = max(peak for _, peak, _, _ in runs)
-            results[f"{name}_file_mb"] = max(mapped for _, _, mapped, _ in runs)
+            results[f"{name}_s"] = statistics.median(r.wall_s for r in runs)
+            results[f"{name}_mb"] = max(r.peak_mb for r in runs)
+            results[f"{name}_file_mb"] = max(r.file_mb for r in runs)
     return results
 
 
