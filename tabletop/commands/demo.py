@@ -15,7 +15,7 @@ def _demo_games() -> list[str]:
 
 @command("demo", "play a whole simulated game (camera, buzzer box and sand timer simulated) and serve the scoreboard")
 def run(args) -> int:
-    from tabletop.session.demo import play_demo
+    from tabletop.table.demo import play_demo
     if args.pace < 0 or args.pace > 10:
         raise UserError(f"--pace is real seconds per table second, from 0 to 10, not {args.pace:g}")
     if args.record:

@@ -20,7 +20,7 @@ def run(args) -> int:
     from rules.game import GameSetup
     from tabletop.config import load_config
     from tabletop.session.core import Session, load_game_parts
-    from tabletop.session.live import run_table
+    from tabletop.table.live import run_table
     from tabletop.web import WebServer
     from tabletop.games import spec as game_spec
     config = load_config(args.config)

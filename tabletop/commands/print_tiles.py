@@ -8,7 +8,7 @@ from tabletop.errors import UserError
 
 def _tile_games() -> list[str]:
     from tabletop.games import games
-    return [g.game_id for g in games() if g.photo == "tiles"]
+    return [g.game_id for g in games() if g.pieces == "tiles"]
 
 
 @command("print-tiles", "print a game's set of letter tiles (Questique) to cut out, as a PDF or PNG pages")

@@ -11,7 +11,7 @@ from tabletop.errors import UserError
 def run(args) -> int:
     from tabletop.config import load_config
     from tabletop.session.core import Session
-    from tabletop.session.live import run_table
+    from tabletop.table.live import run_table
     config = load_config(args.config)
     journal = journal_from(args, config)
     game_id = args.game_id

@@ -4,9 +4,7 @@
 
 from __future__ import annotations
 
-import json
 import pathlib
-import sys
 
 from tabletop.cli import command
 from tabletop.errors import UserError
@@ -21,12 +19,12 @@ def _board_games() -> list[str]:
 def _photo_games() -> list[str]:
     """The games whose photos ``score`` reads."""
     from tabletop.games import games
-    return [g.game_id for g in games() if g.photo is not None]
+    return [g.game_id for g in games() if g.pieces is not None]
 
 
-def _pieces() -> tuple[str, ...]:
-    from tabletop.games import PHOTO_READS
-    return PHOTO_READS
+def _pieces() -> list[str]:
+    from tabletop import pieces
+    return pieces.names()
 
 
 def _board(args):
@@ -138,158 +136,21 @@ calibrate.arguments = lambda p: (
 )
 
 
-def _other_board(image, game: str) -> str | None:
-    """The registered game whose built-in board the photo's markers fit, if not ``game``'s."""
-    from tabletop.games import games
-    from tabletop.resources import load_board
-    from vision.errors import VisionError
-    from vision.locate import locate
-
-    for spec in games():
-        if spec.game_id == game or spec.board is None or spec.photo is None:
-            continue
-        other = load_board(spec.board, required=spec.rules.board_layers)
-        markers = None
-        if "letters" in spec.rules.board_layers:        # the picture board's closer markers
-            from vision.chips import ChipReader
-            markers = ChipReader.markers_for(other)
-        try:
-            locate(image, other.rows, other.cols, marker_corners=markers)
-        except VisionError:
-            continue
-        return spec.game_id
-    return None
-
-
 @command("score", "read a photo of the board: the grid as read, the words found and their scores")
 def score(args) -> int:
-    from rules.scoring import score_board
-    from vision.errors import VisionError
-    from vision.reader import BoardReader
-
+    from tabletop import pieces
     from tabletop.games import spec
 
     game = spec(args.game)
-    pieces = args.pieces or game.photo
-    if pieces is None:
+    name = args.pieces or game.pieces
+    if name is None:
         raise UserError(f"photos of {args.game} are not read yet; the games read from photos are: "
                         f"{', '.join(_photo_games())}")
-    if pieces == "tiles":
-        from tabletop.commands.score_tiles import score_tiles
-        return score_tiles(args, game.board if game.photo == "tiles" else None)
-    if args.corners:
+    kind = pieces.kind(name)
+    if args.corners and not kind.takes_corners:
         raise UserError("--corners is for --pieces tiles (a board without markers); "
                         "for a handwritten board with stick-on markers use 'tabletop calibrate'")
-    if pieces == "dice":
-        return _score_dice(args)
-    if pieces == "chips":
-        return _score_chips(args)
-    board = _board(args)
-    image = _image(args.photo)
-    markers = None
-    if args.calibration:
-        from vision import calibration
-
-        try:
-            markers = calibration.marker_corners(calibration.load(args.calibration))
-        except (OSError, ValueError, KeyError) as error:
-            raise UserError(f"cannot use calibration {args.calibration}: {error}") from None
-    from tabletop.lexicons import builtin_lexicon, load_wordlist, reading_index
-
-    lexicon = load_wordlist(args.lexicon) if args.lexicon else builtin_lexicon(args.language)
-    from tabletop.lexicons import cache_dir
-
-    reader = BoardReader(board, reading_index(lexicon, args.language), marker_corners=markers, cache=cache_dir())
-    try:
-        read = reader.read(image)
-    except VisionError as error:
-        other = None if getattr(args, "board", None) or markers else _other_board(image, args.game)
-        if other:
-            raise UserError(f"{error}: this looks like the {other} board, not {board.name}; "
-                            f"try --game {other}", exit_code=3) from None
-        raise UserError(str(error), exit_code=3) from None
-    grid = read.grid()
-    scores = score_board(board, grid)
-    total = sum(s.score for s in scores)
-    rows = [row.replace("?", ".") for row in read.rows]
-    if args.json:
-        confidence = {w.text: w for w in read.words}
-
-        def word_json(s):
-            data = s.to_json()
-            w = confidence.get(s.word)
-            if w is not None:
-                data.update(confidence=round(float(w.confidence), 3), confirm=bool(w.needs_confirmation))
-            return data
-
-        print(json.dumps({"grid": rows, "words": [word_json(s) for s in scores], "score": total,
-                          "confirm": any(confidence[s.word].needs_confirmation for s in scores if s.word in confidence)}))
-    else:
-        print(f"{board.name}: read by {read.located.method} ({len(read.located.markers_seen)} markers)")
-        for r, row in enumerate(read.rows):
-            print(f"{r + 1:>3} {' '.join(row)}")
-        confidence = {w.text: w for w in read.words}
-        for s in scores:
-            w = confidence.get(s.word)
-            note = f"  confidence {w.confidence:.2f}" + ("  (please confirm)" if w.needs_confirmation else "") if w else ""
-            print(f"  {s.explain()}{note}")
-        print(f"total {total}")
-    if read.occluded:
-        names = ", ".join(sq.name for sq in read.occluded[:12]) + (" ..." if len(read.occluded) > 12 else "")
-        print(f"warning: {len(read.occluded)} squares covered (hand or object?): {names}", file=sys.stderr)
-    return 0
-
-
-def _score_chips(args) -> int:
-    """``score --game sequence-letters``: each picture's chip (DESIGN.md's grid), and the line of
-    four when one is on the board."""
-    from rules.sequence_letters import four_in_a_row
-    from vision.chips import ChipReader
-    from vision.errors import VisionError
-
-    from tabletop.games import spec
-    from tabletop.resources import load_board
-
-    rules = spec(args.game).rules
-    board = load_board(args.board or spec(args.game).board or args.game, required=rules.board_layers)
-    image = _image(args.photo)
-    try:
-        read = ChipReader(board).read(image)
-    except VisionError as error:
-        raise UserError(str(error), exit_code=3) from None
-    code, line = four_in_a_row(read.rows)
-    if args.json:
-        data: dict = {"grid": list(read.rows)}
-        if code:
-            data.update(winner=code, sequence=[[sq.row, sq.col] for sq in line])
-        print(json.dumps(data))
-    else:
-        print(f"{board.name}: read by {read.located.method}")
-        for r, row in enumerate(read.rows):
-            print(f"{r + 1:>3} {' '.join(row)}")
-        print(f"four in a row: {code} on " + ", ".join(sq.name for sq in line) if code else "no four in a row")
-    return 0
-
-
-def _score_dice(args) -> int:
-    """``score --game letter-dice``: the faces the dice show, one a die in the set's order."""
-    from rules.letter_dice_sets import DICE
-    from vision.dice import DiceReader
-    from vision.errors import VisionError
-
-    if args.language not in DICE:
-        raise UserError(f"there are dice for {', '.join(DICE)}, not {args.language!r}")
-    image = _image(args.photo)
-    try:
-        roll = DiceReader(DICE[args.language]).read(image)
-    except VisionError as error:
-        raise UserError(str(error), exit_code=3) from None
-    if args.json:
-        print(json.dumps(roll.to_json(), ensure_ascii=False))
-    else:
-        for die, (face, sure) in enumerate(zip(roll.faces, roll.confidence), start=1):
-            print(f"die {die}: {'Joker' if face == '*' else face}  (match {sure:.2f})")
-    return 0
+    return kind.read_photo(args, game)
 
 
 score.arguments = lambda p: (

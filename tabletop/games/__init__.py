@@ -3,7 +3,7 @@
 A game is its rules module (``rules/<game>.py``, registered with
 :func:`rules.games.register_game`) plus its table module here (``tabletop/games/<game>.py``),
 which registers one :class:`GameSpec`: the table adapter, the demo's players and script, the
-built-in board, and what ``tabletop score`` reads on a photo. The CLI's choices, ``demo``,
+built-in board, and the kind of piece the camera reads (:mod:`tabletop.pieces`). The CLI's choices, ``demo``,
 ``play``, ``score``, ``print-board`` and their help texts all come from :func:`games`, so adding
 a game is adding those two files; no list elsewhere names it (docs/adding-a-game.md).
 
@@ -29,10 +29,6 @@ if TYPE_CHECKING:
 #: a demo script: ``script(get_game, deck, seed)`` yields the simulated players' actions
 DemoScript = Callable[..., Iterator[Any]]
 
-#: what ``tabletop score`` reads on a photo of the game
-PHOTO_READS = ("letters", "tiles", "chips", "dice")
-
-
 @dataclass(frozen=True)
 class Demo:
     """How ``tabletop demo GAME`` plays the game: who sits at the table and what they do."""
@@ -52,7 +48,7 @@ class GameSpec:
     summary: str
     demo: Demo | None = None
     board: str | None = None          # the built-in board (None: the game has no board)
-    photo: str | None = None          # what a photo of it shows: one of PHOTO_READS (None: nothing to read)
+    pieces: str | None = None         # the kind of piece the camera reads (tabletop.pieces; None: nothing)
     languages: tuple[str, ...] = ("en", "uk")
     legend: tuple[str, ...] = ()      # lines printed under the board (default: vision.printing.LEGEND)
 
@@ -78,8 +74,10 @@ _discovered = False
 
 def register(spec: GameSpec) -> GameSpec:
     """Put a game at the table (its table module calls this once, at import)."""
-    if spec.photo is not None and spec.photo not in PHOTO_READS:
-        raise ValueError(f"{spec.game_id}: photo must be one of {PHOTO_READS}, not {spec.photo!r}")
+    if spec.pieces is not None:
+        from tabletop import pieces
+        if spec.pieces not in pieces.names():
+            raise ValueError(f"{spec.game_id}: pieces must be one of {pieces.names()}, not {spec.pieces!r}")
     _SPECS[spec.game_id] = spec
     return spec
 

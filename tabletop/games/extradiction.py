@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterator
 from rules.extradiction import ExtradictionGame, Phase
 from tabletop.games import Demo, GameSpec, register
 from tabletop.games.table import TableGame, Window, clue_prompt, scores_line
-from tabletop.session.synthetic import Action, pick_clue, wrong_guess
+from tabletop.players.synthetic import Action, pick_clue, wrong_guess
 
 
 class ExtradictionTable(TableGame):
@@ -115,4 +115,4 @@ register(GameSpec(
     "extradiction", ExtradictionTable(),
     "the original eXtraDICTION: clue cards, words written on the board (levels 1-3, speed)",
     demo=Demo(("Ann", "Ben"), demo_script, variant="level3"),
-    board="extradiction", photo="letters", languages=("en", "uk")))
+    board="extradiction", pieces="letters", languages=("en", "uk")))

@@ -12,8 +12,8 @@ from rules.extradiction_sp import ExtradictionSPGame, Phase
 from rules.lexicon import normalise
 from tabletop.games import Demo, GameSpec, register
 from tabletop.games.table import EntryError, TableGame, Window, clue_prompt, scores_line
-from tabletop.session.planner import best_placement
-from tabletop.session.synthetic import Action, pick_clue, wrong_guess
+from tabletop.players.planner import best_placement
+from tabletop.players.synthetic import Action, pick_clue, wrong_guess
 
 
 class ExtradictionSPTable(TableGame):
@@ -165,4 +165,4 @@ register(GameSpec(
     "extradiction-sp", ExtradictionSPTable(),
     "eXtraDICTION SP: clues read aloud, buzz-in answers, timed writing, challenges (classic, speed)",
     demo=Demo(("Ann", "Ben", "Cai"), demo_script, variant="classic"),
-    board="extradiction-sp", photo="letters", languages=("en", "uk")))
+    board="extradiction-sp", pieces="letters", languages=("en", "uk")))

@@ -12,7 +12,7 @@ from rules.letter_dice import LetterDiceGame, Phase, best_words
 from rules.letter_dice_sets import JOKER
 from tabletop.games import Demo, GameSpec, register
 from tabletop.games.table import EntryError, TableGame, Window
-from tabletop.session.synthetic import Action
+from tabletop.players.synthetic import Action
 
 
 class LetterDiceTable(TableGame):
@@ -133,4 +133,4 @@ def demo_script(get_game: Callable[[], Any], deck: Any, seed: int = 0) -> Iterat
 register(GameSpec(
     "letter-dice", LetterDiceTable(),
     "letter dice with a sand timer: everyone writes words from the roll, unique words score (English, Ukrainian)",
-    demo=Demo(("Ann", "Ben", "Cai"), demo_script), board=None, photo="dice", languages=("en", "uk")))
+    demo=Demo(("Ann", "Ben", "Cai"), demo_script), board=None, pieces="dice", languages=("en", "uk")))

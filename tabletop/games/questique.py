@@ -14,7 +14,7 @@ from rules.squares import Square
 from tabletop.games import Demo, GameSpec, register
 from tabletop.games.questique_players import choose_move
 from tabletop.games.table import TableGame, Window, write_entry
-from tabletop.session.synthetic import Action
+from tabletop.players.synthetic import Action
 
 #: each seat's colour on the scoreboard (seat order)
 COLOURS = ("#d22d2d", "#2360be", "#2f9a46", "#c07a12")
@@ -117,7 +117,7 @@ register(GameSpec(
     "questique", QuestiqueTable(),
     "each player grows a crossword from a diamond start to cover four star squares (English, Ukrainian)",
     demo=Demo(("Ann", "Ben"), demo_script, options=(("pieces", "virtual"),)), board="questique",
-    photo="tiles", languages=("en", "uk"),
+    pieces="tiles", languages=("en", "uk"),
     legend=("Stars: star squares (cover four to win). Diamonds: the start positions. Thick lines: the star quadrants.",
             "Play with letter tiles (tabletop print-tiles questique en|uk prints a set).",
             "Keep the four black-and-white corner markers visible to the camera.")))

@@ -12,7 +12,7 @@ from rules.sequence_letters import SequenceLettersGame, letter_cards
 from rules.squares import Square
 from tabletop.games import Demo, GameSpec, register
 from tabletop.games.table import TableGame
-from tabletop.session.synthetic import Action
+from tabletop.players.synthetic import Action
 
 COLOUR_NAMES = {"r": "red", "b": "blue", "g": "green", "y": "yellow", "o": "orange", "p": "purple"}
 
@@ -124,4 +124,4 @@ register(GameSpec(
     "sequence-letters", SequenceLettersTable(),
     "a letter game for children of 4-7: chips on pictures that start with the card's letter, four in a row wins",
     demo=Demo(("Ann", "Ben"), demo_script, options=(("pieces", "virtual"),)), board="sequence-letters",
-    photo="chips", languages=("en",)))
+    pieces="chips", languages=("en",)))

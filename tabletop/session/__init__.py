@@ -5,7 +5,7 @@
 * :mod:`tabletop.session.clock` — the table clock
 * :mod:`tabletop.games` — how each game sits at the table (its adapter, demo script, board)
 * :mod:`tabletop.session.devices` — inputs and outputs with their simulated twins
-* :mod:`tabletop.session.synthetic`, :mod:`tabletop.session.planner` — the simulated players
+* :mod:`tabletop.players.synthetic`, :mod:`tabletop.players.planner` — the simulated players
 """
 
 from __future__ import annotations

@@ -1,76 +1,109 @@
-"""Camera confirmations: sure reads become writes at once, unsure ones wait for the host.
+"""Camera reads: a move the camera saw, credited once to the player the table says made it;
+sure reads are submitted at once, unsure ones wait for the host (confirm or discard).
 
-A read may carry a *lesson* (its new letters' images: :mod:`tabletop.session.hands`); once the
-write is accepted, the lesson teaches the writer's hand.
+Every camera input (handwriting, tiles, chips, dice) and the phone's scan hands the session a
+:class:`CameraMove`: the rules event *without* its player, its table time, whether it is sure,
+and the lesson its new letters teach. The session adds the player here and nowhere else.
 
-A mixin of :class:`tabletop.session.core.Session` (it uses the session's lock, game, table
-and :meth:`~tabletop.session.core.Session.submit`).
+>>> CameraMove({"type": "write", "text": "CAT", "row": 0, "col": 0, "dir": "across"}, t=2.0).sure
+True
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Mapping
+
+from tabletop.session.parts import Part
+from tabletop.session.refusals import EntryRefused
 
 if TYPE_CHECKING:
-    from tabletop.session.core import Result
-
-from tabletop.session.refusals import EntryRefused
-from tabletop.session.base import SessionBase
+    from tabletop.session.hands import Hands
+    from tabletop.session.result import Result
 
 
-class CameraReads(SessionBase):
-    """Words the camera saw appear, credited to the player who is writing now."""
+@dataclass(frozen=True)
+class CameraMove:
+    """A move the camera saw, before anyone is credited with it.
 
-    def camera_write(self, detection: dict, source: str = "camera", lesson: dict | None = None) -> Result | None:
-        """A word the camera saw appear: credited to the player who is writing now."""
-        with self._lock:
-            writer = self.table.writer(self.game)
-            if writer is None:
+    ``event``: the rules event without ``player`` (its ``type`` says what it is: ``write``,
+    ``play``, ``take_blank``, ``roll``); ``t``: when the camera saw it (table time; ``None``:
+    now); ``sure``: False when the host must confirm it; ``lesson``: the new letters' images,
+    which teach the writer's hand once the move is accepted.
+    """
+
+    event: Mapping[str, Any]
+    t: float | None = None
+    sure: bool = True
+    lesson: dict[str, Any] | None = field(default=None, compare=False)
+
+    def credited(self, player: str) -> dict[str, Any]:
+        """The rules event, credited to ``player``.
+
+        >>> CameraMove({"type": "play", "card": "A", "row": 1, "col": 2}, t=3.5).credited("Ann")
+        {'type': 'play', 'card': 'A', 'row': 1, 'col': 2, 'player': 'Ann', 't': 3.5}
+        """
+        event = {key: value for key, value in self.event.items() if key not in ("player", "t")}
+        event["player"] = player
+        if self.t is not None:
+            event["t"] = self.t
+        return event
+
+
+class CameraReads(Part):
+    """Moves the camera saw, credited to the player the table says made them."""
+
+    def __init__(self, core: Any, hands: "Hands"):
+        super().__init__(core)
+        self.hands = hands
+        #: unsure moves waiting for the host, each the credited event and its lesson
+        self.pending: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
+
+    def reads(self) -> list[dict[str, Any]]:
+        """The pending reads' events, oldest first (what the host console lists)."""
+        with self.core.lock:
+            return [dict(event) for event, _lesson in self.pending]
+
+    def seen(self, move: CameraMove, source: str = "camera") -> "Result | None":
+        """The camera saw ``move``: credited to the player the table says made it (``None``: nobody
+        plays now), submitted if sure, else kept for the host (``None``)."""
+        with self.core.lock:
+            player = self.core.table.writer(self.core.game)
+            if player is None:
                 return None
-            result = self.submit({**detection, "type": "write", "player": writer}, source=source)
-            self._learn_from(result, lesson)
-            return result
-
-    def camera_read(self, detection: dict, needs_confirmation: bool, source: str = "camera",
-                    lesson: dict | None = None) -> Result | None:
-        """A camera read: sure reads become writes at once; unsure ones wait for the host.
-        ``lesson``: the read's new letters, which teach the writer's hand once the write is accepted."""
-        if not needs_confirmation:
-            return self.camera_write(detection, source=source, lesson=lesson)
-        with self._lock:
-            writer = self.table.writer(self.game)
-            if writer is None:
-                return None
-            self.pending_reads.append({"type": "write", **detection, "player": writer})   # a chip's read is a play
-            self._pending_lessons.append(lesson)
-            self._publish({"kind": "camera", "pending": len(self.pending_reads)})
+            event = move.credited(player)
+            if move.sure:
+                result = self.core.submit(event, source=source)
+                self._learn_from(result, move.lesson)
+                return result
+            self.pending.append((event, move.lesson))
+            self.core.publish({"kind": "camera", "pending": len(self.pending)})
             return None
 
-    def _learn_from(self, result: Result, lesson: dict[str, Any] | None) -> None:
-        if lesson is not None and result.accepted and result.event.get("player") in self.setup.players:
+    def _learn_from(self, result: "Result", lesson: dict[str, Any] | None) -> None:
+        if lesson is not None and result.accepted and result.event.get("player") in self.core.setup.players:
             try:
-                self.teach_hand(str(result.event["player"]), lesson)
+                self.hands.teach(str(result.event["player"]), lesson)
             except EntryRefused:
                 pass  # a read whose images do not fit its letters teaches nothing
 
-    def confirm_read(self, index: int = 0, source: str = "host") -> Result:
-        """The host confirms an unsure camera read: it becomes the write event."""
-        with self._lock:
-            if not 0 <= index < len(self.pending_reads):
-                raise EntryRefused("No camera read is waiting for confirmation.")
-            event = self.pending_reads.pop(index)
-            lesson = self._pending_lessons.pop(index)  # appended beside each pending read
+    def _take(self, index: int) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        if not 0 <= index < len(self.pending):
+            raise EntryRefused("No camera read is waiting for confirmation.")
+        return self.pending.pop(index)
+
+    def confirm(self, index: int = 0, source: str = "host") -> "Result":
+        """The host confirms pending read ``index``: it is submitted as made now."""
+        with self.core.lock:
+            event, lesson = self._take(index)
             event.pop("t", None)
-            result = self.submit(event, source=f"camera+{source}")
+            result = self.core.submit(event, source=f"camera+{source}")
             self._learn_from(result, lesson)
             return result
 
-    def discard_read(self, index: int = 0) -> dict:
-        with self._lock:
-            if not 0 <= index < len(self.pending_reads):
-                raise EntryRefused("No camera read is waiting for confirmation.")
-            event = self.pending_reads.pop(index)
-            self._pending_lessons.pop(index)
-            self._publish({"kind": "camera", "pending": len(self.pending_reads)})
+    def discard(self, index: int = 0) -> dict[str, Any]:
+        """The host discards pending read ``index``; returns its event."""
+        with self.core.lock:
+            event, _lesson = self._take(index)
+            self.core.publish({"kind": "camera", "pending": len(self.pending)})
             return event
-

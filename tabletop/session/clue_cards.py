@@ -1,38 +1,45 @@
 """The clue deck at the table: the host draws the next card of the seeded deck for the player
 the rules say asks next.
 
-A mixin of :class:`tabletop.session.core.Session`.
+A part of the session (:mod:`tabletop.session.parts`); it writes no journal kind of its own
+(a drawn card is a ``clue`` event, which the core journals).
+
+>>> ClueCards(core=None, deck=None).next_clue() is None
+True
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from tabletop.session.parts import Part
+from tabletop.session.refusals import BadEntry, EntryRefused
 
 if TYPE_CHECKING:
-    from tabletop.session.core import Result
-
-from tabletop.session.refusals import BadEntry, EntryRefused
-from tabletop.session.base import SessionBase
+    from tabletop.session.result import Result
 
 
-class ClueCards(SessionBase):
-    """Drawing clue cards and doing the game's actions by their stable keys."""
+class ClueCards(Part):
+    """Drawing clue cards from the seeded deck (``deck``: ``None`` when the game has none)."""
 
-    # -- clue cards -----------------------------------------------------------------------------
-    def next_clue(self):
+    def __init__(self, core: Any, deck: Any):
+        super().__init__(core)
+        self.deck = deck
+
+    def next_clue(self) -> Any:
         """The next card of the seeded deck and the clue to read: ``(card, clue)`` or ``None``."""
         if self.deck is None or len(self.deck) == 0:
             return None
-        drawn = sum(1 for e in self.game.events if e.type == "clue")
+        drawn = sum(1 for e in self.core.game.events if e.type == "clue")
         cards = list(self.deck)
         card = cards[drawn % len(cards)]
         return card, card.clues[0]
 
-    def draw(self, source: str = "host", clue: int = 0) -> Result:
+    def draw(self, source: str = "host", clue: int = 0) -> "Result":
         """The host's 'draw a clue card': a ``clue`` event for the player due to ask, with the
         card's clue number ``clue`` (an SP card has several; the asker picks one)."""
-        with self._lock:
-            player = self.clue_asker()
+        with self.core.lock:
+            player = self.asker()
             if player is None:
                 raise EntryRefused("No clue card is due now.")
             drawn = self.next_clue()
@@ -41,24 +48,10 @@ class ClueCards(SessionBase):
             card, _first = drawn
             if not 0 <= clue < len(card.clues):
                 raise BadEntry(f"Card {card.id} has {len(card.clues)} clue(s), not a clue {clue + 1}.")
-            return self.submit(self.table.clue_event(self.game, player, card.clues[clue], card.id), source=source)
+            event = self.core.table.clue_event(self.core.game, player, card.clues[clue], card.id)
+            return self.core.submit(event, source=source)
 
-    def clue_asker(self) -> str | None:
+    def asker(self) -> str | None:
         """The player the rules say takes the next clue card now (their ``clue`` action), or ``None``."""
-        action = next((a for a in self.game.actions() if a.key == "clue"), None)
+        action = next((a for a in self.core.game.actions() if a.key == "clue"), None)
         return None if action is None else action.event.get("player")
-
-    def host_action(self, key: str, source: str = "host") -> Result | None:
-        """Do what the game's action ``key`` says (``answer-right``, ``pass``...; ``clue`` draws a card).
-
-        Buttons, the console and the pages all find actions by these stable keys, never by label.
-        Returns ``None`` when no such action is possible now.
-        """
-        with self._lock:
-            action = next((a for a in self.game.actions() if a.key == key), None)
-            if action is None:
-                return None
-            if key == "clue" and self.deck is not None:
-                return self.draw(source=source)
-            return self.submit(dict(action.event), source=source)
-

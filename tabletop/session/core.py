@@ -1,94 +1,69 @@
 """The session: every table input becomes a journaled, timestamped event for the rules.
 
-:class:`Session` owns the game, its journal and its table clock. :meth:`Session.submit` stamps
-an event with the clock, appends it to the journal (committed) and only then hands it to the
-rules; the outcome (or the rejection) is written back and published to every subscriber: the
-scoreboard pages, the announcer, the lights and the sand timer. A game in the journal can be
-resumed (:meth:`Session.resume`) after a crash with nothing lost, and exported as a record
-that ``tabletop replay`` accepts.
+:class:`Session` is a facade over a core and its parts (:mod:`tabletop.session.parts`):
+
+* the core (:class:`~tabletop.session.game_core.GameCore`): the journal, the game, the table
+  clock, the lock; submit, undo, pause, tick, publish;
+* :class:`~tabletop.session.entry_windows.EntryWindows`: the pages' private entry windows;
+* :class:`~tabletop.session.hands.Hands`: each player's handwriting lessons;
+* :class:`~tabletop.session.camera_reads.CameraReads`: moves the camera saw, sure or pending;
+* :class:`~tabletop.session.clue_cards.ClueCards`: the seeded clue deck;
+* :class:`~tabletop.session.device_status.DeviceStatus`: what the devices report.
+
+Each part owns its state and the journal kinds it writes; resuming replays every entry through
+the kind -> replayer map they declare. A game in the journal can be resumed
+(:meth:`Session.resume`) after a crash with nothing lost, and exported as a record that
+``tabletop replay`` accepts.
 
 Thread-safe: device threads, the web server and the console all call in; one lock orders them.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
-import threading
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from rules import errors
-from rules.events import parse_event
 from rules.game import Game, GameSetup
 from rules.games import new_game
-from rules.record import Record, record_of
+from rules.record import Record
 from tabletop.errors import UserError
+from tabletop.games.table import TableGame, Window
+from tabletop.session import views
+from tabletop.session.camera_reads import CameraMove, CameraReads
 from tabletop.session.clock import TableClock
-from tabletop.session.journal import Journal
-from tabletop.games import spec as game_spec
-from tabletop.games.table import TableGame
-from tabletop.session.camera_reads import CameraReads
 from tabletop.session.clue_cards import ClueCards
+from tabletop.session.device_status import DeviceStatus
 from tabletop.session.entry_windows import EntryWindows, HostWindow
+from tabletop.session.game_core import GameCore
 from tabletop.session.hands import Hands
+from tabletop.session.journal import Journal
+from tabletop.session.parts import Replayer
 from tabletop.session.refusals import BadEntry, EntryRefused, NotYourEntry
-from tabletop.session.views import Views
+from tabletop.session.result import Result
 
-LOG_LINES = 30
-#: the largest event (as JSON) the session journals
-MAX_EVENT_CHARS = 16_384
 log = logging.getLogger(__name__)
 
-__all__ = ["BadEntry", "EntryRefused", "HostWindow", "NotYourEntry", "Result", "Session"]
+__all__ = ["BadEntry", "CameraMove", "EntryRefused", "HostWindow", "NotYourEntry", "Result", "Session"]
 
 
-@dataclass
-class Result:
-    """What became of one input."""
-
-    seq: int
-    status: str                    # 'accepted' or 'rejected'
-    message: str
-    event: dict
-    source: str | None = None
-    turn: dict | None = None
-    rule: str | None = None
-    ignored: bool = False
-
-    @property
-    def accepted(self) -> bool:
-        return self.status == "accepted"
-
-    def to_json(self) -> dict:
-        data = {"seq": self.seq, "status": self.status, "message": self.message, "event": self.event,
-                "source": self.source}
-        if self.turn is not None:
-            data["turn"] = self.turn
-        if self.rule:
-            data["rule"] = self.rule
-        if self.ignored:
-            data["ignored"] = True
-        return data
-
-
-def _setup_dict(setup: GameSetup, board_ref: str, lexicon_ref: str | None) -> dict:
+def _setup_dict(setup: GameSetup, board_ref: str, lexicon_ref: str | None) -> dict[str, Any]:
     return {"game": setup.game, "variant": setup.variant, "players": list(setup.players), "seed": setup.seed,
             "language": setup.language, "rounds": setup.rounds, "board": board_ref, "lexicon": lexicon_ref,
             "options": dict(setup.options)}
 
 
-def make_tokens(players) -> dict:
+def make_tokens(players: Iterable[str]) -> dict[str, Any]:
+    """A fresh host token and one token a seat."""
     return {"host": secrets.token_urlsafe(12), "seats": {p: secrets.token_urlsafe(12) for p in players}}
 
 
-def load_game_parts(setup: dict, base=None):
+def load_game_parts(setup: dict[str, Any], base: Any = None) -> tuple[Any, Any]:
     """The board and lexicon a session set-up names."""
     from tabletop.lexicons import builtin_lexicon, load_wordlist
     from tabletop.records import amend
     from tabletop.resources import load_board
-    from rules.game import Game
     from rules.games import game_class
 
     layers = (game_class(setup["game"]) if setup.get("game") else Game).board_layers
@@ -97,46 +72,129 @@ def load_game_parts(setup: dict, base=None):
     return board, amend(lexicon, setup.get("options") or {})
 
 
-class Session(ClueCards, CameraReads, EntryWindows, Hands, Views):
+class Session:
     """One game at the table (see the module docstring)."""
 
-    def __init__(self, journal: Journal, game_id: str, setup: dict, *, board=None, lexicon=None,
-                 clock: TableClock | None = None, deck=None):
-        self.journal = journal
-        self.game_id = game_id
-        self.setup_data = setup
+    def __init__(self, journal: Journal, game_id: str, setup: dict[str, Any], *, board: Any = None,
+                 lexicon: Any = None, clock: TableClock | None = None, deck: Any = None):
         if board is None or lexicon is None:
             b, lx = load_game_parts(setup)
             board, lexicon = board or b, lexicon or lx
-        self.board, self.lexicon = board, lexicon
-        self.setup = GameSetup(setup["game"], tuple(setup["players"]), variant=setup.get("variant"),
-                               seed=setup.get("seed", 0), language=setup.get("language", "en"),
-                               rounds=setup.get("rounds"), options=dict(setup.get("options") or {}))
-        self.table: TableGame = game_spec(self.setup.game).table
-        self.game: Game = new_game(self.setup, board, lexicon)
-        self.clock = clock or TableClock()
-        self.tokens = setup.get("tokens") or {"host": "", "seats": {}}
-        self.deck = deck
-        self._lock = threading.RLock()
-        self._subscribers: list[Callable[[dict], None]] = []
-        self.applied: list[int] = []             # journal seq of each event in game.events
-        self.log: list[dict] = []
-        self.host_windows: dict[str, HostWindow] = {}
-        self.last_result: Result | None = None
-        self.paused = False
-        self.devices: dict[str, str] = {}        # device name -> status, shown on the scoreboard
-        self.pending_reads: list[dict] = []      # camera reads waiting for the host's confirmation
-        self._pending_lessons: list[dict | None] = []
-        self.resume_warnings: list[str] = []
-        self.board_read: list[str] | None = None   # what the camera last saw on the board
-        self.hand_lessons: dict[str, list[dict]] = {}   # per player, the letters of their confirmed reads
-        self.hand_resets: dict[str, int] = {}
+        self.core = GameCore(journal, game_id, setup, board=board, lexicon=lexicon, clock=clock or TableClock())
+        self.hands = Hands(self.core)
+        self.camera = CameraReads(self.core, self.hands)
+        self.entry_windows = EntryWindows(self.core)
+        self.clue_cards = ClueCards(self.core, deck)
+        self.device_status = DeviceStatus(self.core)
+
+    # -- the core's state, read through the facade ----------------------------------------------
+    @property
+    def journal(self) -> Journal:
+        return self.core.journal
+
+    @property
+    def game_id(self) -> str:
+        return self.core.game_id
+
+    @property
+    def setup(self) -> GameSetup:
+        return self.core.setup
+
+    @property
+    def setup_data(self) -> dict[str, Any]:
+        return self.core.setup_data
+
+    @property
+    def board(self) -> Any:
+        return self.core.board
+
+    @property
+    def lexicon(self) -> Any:
+        return self.core.lexicon
+
+    @property
+    def game(self) -> Game:
+        return self.core.game
+
+    @property
+    def table(self) -> TableGame:
+        return self.core.table
+
+    @property
+    def clock(self) -> TableClock:
+        return self.core.clock
+
+    @property
+    def tokens(self) -> dict[str, Any]:
+        return self.core.tokens
+
+    @property
+    def lock(self) -> Any:
+        """The session's lock (an RLock): hold it to read several things that must agree."""
+        return self.core.lock
+
+    @property
+    def applied(self) -> list[int]:
+        return self.core.applied
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        return self.core.log
+
+    @property
+    def paused(self) -> bool:
+        return self.core.paused
+
+    @property
+    def last_result(self) -> Result | None:
+        return self.core.last_result
+
+    @property
+    def resume_warnings(self) -> list[str]:
+        return self.core.resume_warnings
+
+    @property
+    def deck(self) -> Any:
+        """The seeded clue deck (``None``: the game has none, or cards are read from the table)."""
+        return self.clue_cards.deck
+
+    @deck.setter
+    def deck(self, deck: Any) -> None:
+        with self.lock:
+            self.clue_cards.deck = deck
+
+    @property
+    def devices(self) -> dict[str, str]:
+        return self.device_status.devices
+
+    @property
+    def board_read(self) -> list[str] | None:
+        return self.device_status.board_read
+
+    @property
+    def pending_reads(self) -> list[dict[str, Any]]:
+        """The camera reads waiting for the host, oldest first (copies)."""
+        return self.camera.reads()
+
+    @property
+    def host_windows(self) -> dict[str, HostWindow]:
+        return self.entry_windows.host_windows
+
+    @property
+    def hand_lessons(self) -> dict[str, list[dict[str, Any]]]:
+        return self.hands.lessons
+
+    @property
+    def hand_resets(self) -> dict[str, int]:
+        return self.hands.resets
 
     # -- creating and resuming ------------------------------------------------------------------
     @classmethod
     def create(cls, journal: Journal, setup: GameSetup, board_ref: str, lexicon_ref: str | None = None, *,
-               board=None, lexicon=None, clock=None, deck=None, game_id: str | None = None,
-               tokens: dict | None = None, deck_ref: str | None = None) -> "Session":
+               board: Any = None, lexicon: Any = None, clock: TableClock | None = None, deck: Any = None,
+               game_id: str | None = None, tokens: dict[str, Any] | None = None,
+               deck_ref: str | None = None) -> "Session":
+        """Journal a new game's set-up (refused before anything is written if the rules refuse it)."""
         data = _setup_dict(setup, board_ref, lexicon_ref)
         data["tokens"] = tokens or make_tokens(setup.players)
         if deck_ref:
@@ -149,8 +207,8 @@ class Session(ClueCards, CameraReads, EntryWindows, Hands, Views):
         return cls(journal, game_id, data, board=board, lexicon=lexicon, clock=clock, deck=deck)
 
     @classmethod
-    def resume(cls, journal: Journal, game_id: str, *, board=None, lexicon=None, clock=None,
-               deck=None) -> "Session":
+    def resume(cls, journal: Journal, game_id: str, *, board: Any = None, lexicon: Any = None,
+               clock: TableClock | None = None, deck: Any = None) -> "Session":
         """Rebuild a journaled game: apply its accepted (and pending) events, skip rejected ones."""
         info = journal.game(game_id)
         if info is None:
@@ -164,191 +222,180 @@ class Session(ClueCards, CameraReads, EntryWindows, Hands, Views):
             clock.pause()
         return session
 
+    def replayers(self) -> dict[str, Replayer]:
+        """Every journal kind the session writes -> the part that replays it."""
+        replayers = dict(self.core.replayers())
+        for part in (self.hands, self.camera, self.entry_windows, self.clue_cards, self.device_status):
+            for kind, replayer in part.replayers().items():
+                if kind in replayers:
+                    raise RuntimeError(f"two parts of the session replay the journal kind {kind!r}")
+                replayers[kind] = replayer
+        return replayers
+
     def _replay_journal(self) -> None:
         """Apply the journal again; an entry that cannot be used is skipped and reported, so one
         bad entry can never make a game unrecoverable."""
+        replayers = self.replayers()
+        warnings = self.core.resume_warnings
         for entry in self.journal.entries(self.game_id):
+            replayer = replayers.get(entry.kind)
+            if replayer is None:
+                warnings.append(f"journal entry {entry.seq} is of a kind this table does not know ({entry.kind!r}); "
+                                "it was skipped")
+                continue
             try:
-                self._replay_entry(entry)
+                replayer(entry)
             except (KeyError, TypeError, ValueError, RuntimeError, errors.RulesError) as error:
-                self.resume_warnings.append(f"journal entry {entry.seq} ({entry.kind}) was skipped: {error!r}"[:300])
-        self.resume_warnings.extend(self.journal.unreadable)
+                warnings.append(f"journal entry {entry.seq} ({entry.kind}) was skipped: {error!r}"[:300])
+        warnings.extend(self.journal.unreadable)
 
-    def _replay_entry(self, entry) -> None:
-        if entry.kind == "event":
-            if entry.status == "rejected":
-                return
-            result = self._apply(entry.seq, entry.body, entry.source)
-            if entry.status == "pending":
-                self._settle(result)
-            elif result.status != entry.status:
-                # only a change of the rules between runs can do this: keep the game going, say so
-                self.resume_warnings.append(f"journal entry {entry.seq} was {entry.status} but is now "
-                                            f"{result.status}: {result.message}")
-            self._log(result)
-        elif entry.kind == "undo":
-            self._undo_to(entry.body["seq"])
-        elif entry.kind == "pause":
-            self.paused = True
-        elif entry.kind == "resume":
-            self.paused = False
-        elif entry.kind == "window":
-            body = entry.body
-            self.host_windows[body["id"]] = HostWindow(str(body["id"]), tuple(body["seats"]), float(body["deadline"]),
-                                                       str(body.get("prompt", "")))
-        elif entry.kind == "hand-lesson":
-            self._keep_lesson(entry.body)
-        elif entry.kind == "hand-reset":
-            self._forget_hand(entry.body["player"])
-        elif entry.kind == "entry":
-            body = entry.body
-            self.host_windows[body["window"]].entries.setdefault(body["seat"], []).append(
-                {"text": str(body["text"]), "t": entry.t})
+    # -- the core -------------------------------------------------------------------------------
+    def submit(self, event: dict[str, Any], source: str | None = "console") -> Result:
+        """Journal ``event``, then apply it (:meth:`GameCore.submit <tabletop.session.game_core.GameCore.submit>`)."""
+        return self.core.submit(event, source)
 
-    # -- the event path -------------------------------------------------------------------------
-    def submit(self, event: dict, source: str | None = "console") -> Result:
-        """Journal ``event`` (stamped with the table clock if it has no ``t``), then apply it.
-
-        A malformed event (wrong field types, a non-finite number, oversized text) is refused
-        with :class:`~tabletop.session.refusals.BadEntry` and never journaled; a well-formed event
-        the rules refuse is journaled and settled as ``rejected``.
-        """
-        with self._lock:
-            event = self.validated(event)
-            seq = self.journal.append(self.game_id, "event", event, t=event["t"], source=source)
-            result = self._apply(seq, event, source)
-            self._settle(result)
-            self._log(result)
-            self.last_result = result
-            self._publish({"kind": "result", "result": result.to_json()})
-            return result
-
-    def validated(self, event: object) -> dict:
+    def validated(self, event: object) -> dict[str, Any]:
         """``event`` checked for shape, types and size before it may be journaled, stamped with ``t``."""
-        if not isinstance(event, dict):
-            raise BadEntry("An event must be a JSON object.")
-        event = dict(event)
-        if event.get("t") is None:
-            event["t"] = self.clock.now()
-        try:
-            parse_event(event, self.game.schemas)
-        except errors.EventFormatError as error:
-            raise BadEntry(f"Refused, not recorded: {error}.") from None
-        if len(json.dumps(event, ensure_ascii=False)) > MAX_EVENT_CHARS:
-            raise BadEntry(f"Refused, not recorded: an event is at most {MAX_EVENT_CHARS} characters of JSON.")
-        return event
+        return self.core.validated(event)
 
-    def _apply(self, seq: int, event: dict, source: str | None) -> Result:
-        try:
-            outcome = self.game.apply(event)
-        except errors.Rejection as rejection:
-            return Result(seq, "rejected", str(rejection), event, source, rule=rejection.rule)
-        except errors.EventFormatError as error:
-            return Result(seq, "rejected", str(error), event, source, rule="malformed")
-        self.applied.append(seq)
-        turn = outcome.turn.to_json() if outcome.turn is not None else None
-        return Result(seq, "accepted", outcome.message, event, source, turn=turn, ignored=outcome.ignored)
-
-    def _settle(self, result: Result) -> None:
-        payload: dict[str, Any] = {"message": result.message}
-        if result.turn is not None:
-            payload["turn"] = result.turn
-        if result.rule:
-            payload["rule"] = result.rule
-        self.journal.settle(self.game_id, result.seq, result.status, payload)
-
-    def _log(self, result: Result) -> None:
-        if result.message:
-            self.log.append({"seq": result.seq, "t": result.event.get("t"), "status": result.status,
-                             "message": result.message})
-            del self.log[:-LOG_LINES]
-
-    # -- host actions ---------------------------------------------------------------------------
     def undo(self, source: str = "host") -> Result | None:
         """Take back the last accepted event (journaled as an ``undo`` entry)."""
-        with self._lock:
-            if not self.applied:
-                return None
-            target = self.applied[-1]
-            seq = self.journal.append(self.game_id, "undo", {"seq": target}, t=self.clock.now(), source=source)
-            undone = self.game.events[-1].to_json()
-            self._undo_to(target)
-            result = Result(seq, "accepted", f"Undone: the last {undone.get('type')} "
-                            f"{'by ' + undone['player'] if undone.get('player') else ''}".strip() + ".", undone, source)
-            self._log(result)
-            self._publish({"kind": "undo", "result": result.to_json()})
-            return result
-
-    def _undo_to(self, target: int) -> None:
-        if not self.applied or self.applied[-1] != target:
-            raise RuntimeError(f"undo of entry {target} is not the last accepted event")
-        events = [e.to_json() for e in self.game.events[:-1]]
-        seqs = self.applied[:-1]
-        self.game = new_game(self.setup, self.board, self.lexicon)
-        self.applied = []
-        for seq, event in zip(seqs, events):
-            self.game.apply(event)
-            self.applied.append(seq)
+        return self.core.undo(source)
 
     def pause(self, source: str = "host") -> None:
-        with self._lock:
-            if self.paused:
-                return
-            self.journal.append(self.game_id, "pause", {}, t=self.clock.now(), source=source)
-            self.paused = True
-            self.clock.pause()
-            self._publish({"kind": "pause"})
+        """Stop the table clock (journalled)."""
+        self.core.pause(source)
 
     def unpause(self, source: str = "host") -> None:
-        with self._lock:
-            if not self.paused:
-                return
-            self.journal.append(self.game_id, "resume", {}, t=self.clock.now(), source=source)
-            self.paused = False
-            self.clock.resume()
-            self._publish({"kind": "resume"})
+        """Start the table clock again (journalled)."""
+        self.core.unpause(source)
 
     def tick(self) -> list[Result]:
         """Let the clock act: submit the events a running-out window produces."""
-        results: list[Result] = []
-        with self._lock:
-            if self.paused:
-                return results
-            now = self.clock.now()
-            for event in self.game.due(now):
-                results.append(self.submit(event, source="clock"))
-        return results
+        return self.core.tick()
 
     def checkpoint(self) -> None:
-        self.journal.checkpoint_clock(self.game_id, self.clock.now())
+        """Save the table clock, so a resumed game continues its time."""
+        self.core.checkpoint()
 
     def buzz(self, player: str, t: float | None = None, source: str = "buzzer") -> Result | None:
         """A buzz-in press by ``player`` (at table time ``t``): a ``hand`` when it means one."""
-        with self._lock:
-            event = self.table.buzz(self.game, player)
-            if event is None:
-                return None
-            if t is not None:
-                event["t"] = t
-            return self.submit(event, source=source)
+        return self.core.buzz(player, t, source)
 
-    # -- views ----------------------------------------------------------------------------------
-    def subscribe(self, callback: Callable[[dict], None]) -> Callable[[], None]:
-        self._subscribers.append(callback)
-        return lambda: self._subscribers.remove(callback) if callback in self._subscribers else None
+    def subscribe(self, callback: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
+        """Call ``callback`` with every message the session publishes; returns the unsubscriber."""
+        return self.core.subscribe(callback)
 
-    def _publish(self, message: dict) -> None:
-        for callback in list(self._subscribers):
-            try:
-                callback(message)
-            except Exception:            # a broken page must never stop the table
-                log.exception("a subscriber of game %s failed", self.game_id)
-
-    # -- records --------------------------------------------------------------------------------
     def record(self) -> Record:
-        with self._lock:
-            return record_of(self.game, self.setup_data["board"], self.setup_data.get("lexicon"))
+        """The game's record, as ``tabletop replay`` reads it."""
+        return self.core.record()
 
     def finish(self) -> None:
-        if self.game.over:
-            self.journal.set_status(self.game_id, "over")
+        """Mark the game over in the journal once the rules say it is."""
+        self.core.finish()
+
+    def host_action(self, key: str, source: str = "host") -> Result | None:
+        """Do what the game's action ``key`` says (``answer-right``, ``pass``...; ``clue`` draws a card).
+
+        Buttons, the console and the pages all find actions by these stable keys, never by label.
+        Returns ``None`` when no such action is possible now.
+        """
+        with self.lock:
+            action = next((a for a in self.game.actions() if a.key == key), None)
+            if action is None:
+                return None
+            if key == "clue" and self.deck is not None:
+                return self.clue_cards.draw(source=source)
+            return self.submit(dict(action.event), source=source)
+
+    # -- clue cards -----------------------------------------------------------------------------
+    def next_clue(self) -> Any:
+        """The next card of the seeded deck and the clue to read: ``(card, clue)`` or ``None``."""
+        return self.clue_cards.next_clue()
+
+    def draw(self, source: str = "host", clue: int = 0) -> Result:
+        """Draw the next clue card for the player due to ask (its clue number ``clue``)."""
+        return self.clue_cards.draw(source, clue)
+
+    def clue_asker(self) -> str | None:
+        """The player the rules say takes the next clue card now, or ``None``."""
+        return self.clue_cards.asker()
+
+    # -- entry windows --------------------------------------------------------------------------
+    def windows(self) -> list[Window]:
+        """The entry windows open now."""
+        return self.entry_windows.windows()
+
+    def open_window(self, seats: Iterable[str] | None, seconds: float, prompt: str = "",
+                    source: str = "host") -> HostWindow:
+        """Open a private entry window for ``seats`` (everyone's words stay hidden until it closes)."""
+        return self.entry_windows.open_window(seats, seconds, prompt, source)
+
+    def enter(self, seat: str, entry: dict[str, Any]) -> Result | dict[str, Any]:
+        """A player page's entry (:meth:`EntryWindows.enter <tabletop.session.entry_windows.EntryWindows.enter>`)."""
+        return self.entry_windows.enter(seat, entry)
+
+    def entries_for(self, seat: str | None) -> list[dict[str, Any]]:
+        """Host windows as ``seat`` may see them (``None``: the host)."""
+        return self.entry_windows.entries_for(seat)
+
+    # -- the camera -----------------------------------------------------------------------------
+    def camera_move(self, move: CameraMove, source: str = "camera") -> Result | None:
+        """A move the camera saw (:meth:`CameraReads.seen <tabletop.session.camera_reads.CameraReads.seen>`)."""
+        return self.camera.seen(move, source)
+
+    def camera_read(self, detection: dict[str, Any], needs_confirmation: bool, source: str = "camera",
+                    lesson: dict[str, Any] | None = None) -> Result | None:
+        """A camera read as an event dict (its ``t`` the time seen): sure reads are submitted at
+        once, unsure ones wait for the host. ``lesson``: the read's new letters' images."""
+        return self.camera.seen(CameraMove(detection, detection.get("t"), not needs_confirmation, lesson), source)
+
+    def confirm_read(self, index: int = 0, source: str = "host") -> Result:
+        """The host confirms an unsure camera read: it becomes the event."""
+        return self.camera.confirm(index, source)
+
+    def discard_read(self, index: int = 0) -> dict[str, Any]:
+        """The host discards an unsure camera read; returns its event."""
+        return self.camera.discard(index)
+
+    def set_device(self, name: str, status: str) -> None:
+        """A device reports its status (shown on the scoreboard)."""
+        self.device_status.set(name, status)
+
+    def set_board_read(self, rows: list[str]) -> None:
+        """The camera's latest still read of the board."""
+        self.device_status.set_board_read(rows)
+
+    # -- hands ----------------------------------------------------------------------------------
+    def teach_hand(self, player: str, lesson: dict[str, Any], source: str | None = "camera") -> None:
+        """Journal ``lesson`` as ``player``'s hand, then keep it."""
+        self.hands.teach(player, lesson, source)
+
+    def reset_hand(self, player: str, source: str | None = "host") -> None:
+        """Forget what the table learnt of ``player``'s hand (journalled)."""
+        self.hands.reset(player, source)
+
+    def hand_letters(self, player: str) -> int:
+        """How many of ``player``'s letters the table has learnt from."""
+        return self.hands.hand_letters(player)
+
+    # -- views ----------------------------------------------------------------------------------
+    def title(self) -> str:
+        """The game's name for people: 'eXtraDICTION SP (classic)'."""
+        return views.title(self.game)
+
+    def view(self) -> dict[str, Any]:
+        """The public scoreboard (:func:`tabletop.session.views.scoreboard`)."""
+        return views.scoreboard(self)
+
+    def host_view(self) -> dict[str, Any]:
+        """The host's console (:func:`tabletop.session.views.host`)."""
+        return views.host(self)
+
+    def seat_view(self, seat: str, *, buzzers: bool = False, scan: bool = False) -> dict[str, Any]:
+        """What ``seat``'s own page shows (:func:`tabletop.session.views.seat`)."""
+        return views.seat(self, seat, buzzers=buzzers, scan=scan)
+
+    def board_json(self) -> dict[str, Any]:
+        """The board's size and layers (:func:`tabletop.session.views.board_layers`)."""
+        return views.board_layers(self.board)

@@ -1,20 +1,25 @@
 """Private entry windows of the player pages: the game's own (an answer, a write) and the
 host's (everyone's words, hidden from the other seats until the time is up).
 
-A mixin of :class:`tabletop.session.core.Session`.
+A part of the session (:mod:`tabletop.session.parts`): it owns the host's windows and writes
+the journal kinds ``window`` (the host opened one) and ``entry`` (a seat's entry in it).
+
+>>> HostWindow("words-3", ("Ann", "Ben"), 60.0).as_window().purpose
+'words'
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from tabletop.games.table import EntryError, Window
+from tabletop.session.parts import Part, Replayer
 from tabletop.session.refusals import BadEntry, EntryRefused, NotYourEntry
-from tabletop.session.base import SessionBase
 
 if TYPE_CHECKING:
-    from tabletop.session.core import Result
+    from tabletop.session.journal import Entry
+    from tabletop.session.result import Result
 
 
 @dataclass
@@ -25,7 +30,7 @@ class HostWindow:
     seats: tuple[str, ...]
     deadline: float
     prompt: str = ""
-    entries: dict[str, list[dict]] = field(default_factory=dict)
+    entries: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def as_window(self) -> Window:
         return Window(self.id, "words", self.seats, self.deadline, prompt=self.prompt)
@@ -36,30 +41,54 @@ class HostWindow:
 MAX_ENTRY = 200
 
 
-class EntryWindows(SessionBase):
+class EntryWindows(Part):
     """Who may enter what on their page, until when; refusals after the deadline."""
+
+    kinds = ("window", "entry")
+
+    def __init__(self, core: Any):
+        super().__init__(core)
+        self.host_windows: dict[str, HostWindow] = {}
+
+    def replayers(self) -> Mapping[str, Replayer]:
+        return {"window": self._replay_window, "entry": self._replay_entry}
+
+    def _replay_window(self, entry: "Entry") -> None:
+        body = entry.body
+        with self.core.lock:
+            self.host_windows[body["id"]] = HostWindow(str(body["id"]), tuple(body["seats"]), float(body["deadline"]),
+                                                       str(body.get("prompt", "")))
+
+    def _replay_entry(self, entry: "Entry") -> None:
+        body = entry.body
+        with self.core.lock:
+            self.host_windows[body["window"]].entries.setdefault(body["seat"], []).append(
+                {"text": str(body["text"]), "t": entry.t})
 
     # -- player pages ---------------------------------------------------------------------------
     def windows(self) -> list[Window]:
-        with self._lock:
-            return self.table.windows(self.game) + [w.as_window() for w in self.host_windows.values()]
+        """The windows open now: the game's own (from the rules) and the host's."""
+        with self.core.lock:
+            return self.core.table.windows(self.core.game) + [w.as_window() for w in self.host_windows.values()]
 
-    def open_window(self, seats, seconds: float, prompt: str = "", source: str = "host") -> HostWindow:
+    def open_window(self, seats: Iterable[str] | None, seconds: float, prompt: str = "",
+                    source: str = "host") -> HostWindow:
         """Open a private entry window for ``seats`` (everyone's words stay hidden until it closes)."""
-        with self._lock:
-            now = self.clock.now()
-            window = HostWindow(f"words-{self.journal.count(self.game_id) + 1}", tuple(seats or self.setup.players),
+        with self.core.lock:
+            core = self.core
+            now = core.clock.now()
+            window = HostWindow(f"words-{core.journal.count(core.game_id) + 1}", tuple(seats or core.setup.players),
                                 round(now + seconds, 3), prompt)
-            self.journal.append(self.game_id, "window", {"id": window.id, "seats": list(window.seats),
-                                "deadline": window.deadline, "prompt": prompt}, t=now, source=source)
+            core.append("window", {"id": window.id, "seats": list(window.seats), "deadline": window.deadline,
+                                   "prompt": prompt}, source, t=now)
             self.host_windows[window.id] = window
-            self._publish({"kind": "window"})
+            core.publish({"kind": "window"})
             return window
 
-    def enter(self, seat: str, entry: dict) -> Result | dict:
+    def enter(self, seat: str, entry: dict[str, Any]) -> "Result | dict[str, Any]":
         """A player page's entry: refused unless a window is open for ``seat``; checked against the clock."""
-        with self._lock:
-            now = self.clock.now()
+        with self.core.lock:
+            now = self.core.clock.now()
             wanted = entry.get("window")
             for window in self.windows():
                 if wanted is not None and window.id != wanted:
@@ -77,26 +106,26 @@ class EntryWindows(SessionBase):
                 if len(text) > MAX_ENTRY:
                     raise BadEntry(f"That is too long: an entry is at most {MAX_ENTRY} characters.")
                 if window.id in self.host_windows:
-                    self.journal.append(self.game_id, "entry", {"window": window.id, "seat": seat, "text": text},
-                                        t=now, source=f"seat:{seat}")
+                    self.core.append("entry", {"window": window.id, "seat": seat, "text": text}, f"seat:{seat}", t=now)
                     self.host_windows[window.id].entries.setdefault(seat, []).append({"text": text, "t": now})
-                    self._publish({"kind": "entry", "window": window.id, "seat": seat})
+                    self.core.publish({"kind": "entry", "window": window.id, "seat": seat})
                     return {"status": "accepted", "message": f"{seat}'s entry is in (hidden until the time is up)."}
                 try:
-                    event = self.table.entry_event(self.game, window, seat, {**entry, "text": text})
+                    event = self.core.table.entry_event(self.core.game, window, seat, {**entry, "text": text})
                 except EntryError as error:
                     raise BadEntry(str(error)) from None
                 except KeyError as error:
                     raise BadEntry(f"This entry needs {error.args[0]}.") from None
-                return self.submit(event, source=f"seat:{seat}")
+                return self.core.submit(event, source=f"seat:{seat}")
             if wanted is not None and any(w.id == wanted for w in self.windows()):
                 raise NotYourEntry(f"{seat} has no entry to make in this window.")
             raise EntryRefused(f"Nothing for {seat} to enter now.")
 
-    def entries_for(self, seat: str | None) -> list[dict]:
-        """Host windows as ``seat`` may see them: its own entries always, others' after the deadline."""
-        with self._lock:
-            now = self.clock.now()
+    def entries_for(self, seat: str | None) -> list[dict[str, Any]]:
+        """Host windows as ``seat`` may see them: its own entries always, others' after the deadline
+        (``None``: the host, who sees every entry)."""
+        with self.core.lock:
+            now = self.core.clock.now()
             out = []
             for window in self.host_windows.values():
                 closed = now > window.deadline

@@ -1,97 +1,120 @@
-"""What the pages show: the public scoreboard, the host's console, the board's layers.
+"""What the pages show, and what each may not: the public scoreboard, the host's console, a
+seat's own page, and the board's layers.
 
-A mixin of :class:`tabletop.session.core.Session`. Nothing in :meth:`Views.view` is secret (no
-card answers, no hidden entries); the host's view adds the actions, entries and camera reads.
+The secrecy rules live here, in one place:
+
+* :func:`scoreboard` is public: nothing in it is secret (no card answers, no hidden entries,
+  no hand of cards).
+* :func:`seat` adds what only that seat may see: its own entries in the host's windows (the
+  others' after the deadline) and the game's private view of the seat
+  (:meth:`tabletop.games.table.TableGame.seat_view`).
+* :func:`host` adds the actions, every entry and the pending camera reads.
+
+Each takes the session (:class:`tabletop.session.core.Session`) and reads it under its lock.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
 
-from typing import Any
+if TYPE_CHECKING:
+    from rules.board import Board
+    from rules.game import Game
+    from tabletop.session.core import Session
 
-from tabletop.session.base import SessionBase
+
+def title(game: "Game") -> str:
+    """The game's name for people: 'eXtraDICTION SP (classic)'."""
+    variant = getattr(game, "variant", None) or getattr(game, "level", None)
+    label = str(variant).replace("level", "Level ") if variant else ""
+    return f"{game.title}{f' ({label})' if label else ''}"
 
 
-class Views(SessionBase):
-    """The session seen by the scoreboard, the host console and the board drawing."""
+def scoreboard(session: "Session") -> dict[str, Any]:
+    """The public scoreboard: nothing here is secret (no card answers, no hidden entries)."""
+    with session.lock:
+        game, state = session.game, session.game.state()
+        last = game.turns[-1] if game.turns else None
+        for turn in reversed(game.turns):
+            if not turn.removed:
+                last = turn
+                break
+        view = {
+            "game_id": session.game_id, "game": session.setup.game, "title": title(game),
+            "variant": getattr(game, "variant", None) or getattr(game, "level", None),
+            "players": list(session.setup.players), "totals": game.totals,
+            "turn": game.whose_turn(), "over": game.over, "winner": game.winner if game.over else None,
+            "now": session.clock.now(), "paused": session.paused, "grid": state.get("grid"),
+            "timers": [d.to_json() for d in game.deadlines()],
+            "last": {"text": last.text, "player": last.player, "squares": [list(s) for s in last.new_squares]}
+            if last else None,
+            "turns": [t.to_json() for t in game.turns],
+            "log": list(session.log[-12:]), "windows": [w.to_json() for w in session.windows()],
+            "events": len(game.events), "devices": dict(session.devices), "read": session.board_read,
+        }
+        view.update(session.table.summary(game))
+        view["status"] = session.table.status(game)
+        return view
 
-    def set_device(self, name: str, status: str) -> None:
-        """A device reports its status (camera: 'hand over the board', buzzer box: 'connected'...)."""
-        if self.devices.get(name) != status:
-            self.devices[name] = status
-            self._publish({"kind": "device", "device": name, "status": status})
 
-    def set_board_read(self, rows: list[str]) -> None:
-        """The camera's latest still read of the board (letters the game does not count show as stale)."""
-        if rows != self.board_read:
-            self.board_read = list(rows)
-            self._publish({"kind": "device", "device": "camera"})
+def host(session: "Session") -> dict[str, Any]:
+    """The host's console: the scoreboard plus the actions, every entry and the pending camera reads."""
+    with session.lock:
+        view = scoreboard(session)
+        clue = None
+        events = [e for e in session.game.events if e.type == "clue"]
+        if events:
+            clue = events[-1].to_json()
+        view["clue"] = clue
+        actions = [{**a.to_json(), "action": None, "args": {}} for a in session.game.actions()]
+        drawn = session.next_clue() if session.table.uses_clue_deck else None
+        at = next((i for i, a in enumerate(actions) if a["key"] == "clue"), None)
+        if at is not None:                 # the deck's card: one button per clue, the asker picks
+            asker = actions[at]["event"]["player"]
+            if drawn is None:
+                actions[at].update(event=None, action="draw", args={})
+            else:
+                card, _ = drawn
+                actions[at:at + 1] = [
+                    {"key": f"clue:{i}", "label": f"{asker} reads card {card.id}: {c.answer.lower()} — {c.card_text()}",
+                     "event": None, "action": "draw", "args": {"clue": i}} for i, c in enumerate(card.clues)]
+        view["actions"] = actions
+        view["entries"] = session.entries_for(None)
+        view["can_undo"] = bool(session.applied)
+        view["pending_reads"] = session.pending_reads
+        return view
 
-    def title(self) -> str:
-        """The game's name for people: 'eXtraDICTION SP (classic)'."""
-        variant = getattr(self.game, "variant", None) or getattr(self.game, "level", None)
-        label = str(variant).replace("level", "Level ") if variant else ""
-        return f"{self.game.title}{f' ({label})' if label else ''}"
 
-    def view(self) -> dict:
-        """The public scoreboard: nothing here is secret (no card answers, no hidden entries)."""
-        with self._lock:
-            game, state = self.game, self.game.state()
-            last = game.turns[-1] if game.turns else None
-            for turn in reversed(game.turns):
-                if not turn.removed:
-                    last = turn
-                    break
-            view = {
-                "game_id": self.game_id, "game": self.setup.game, "title": self.title(), "variant": getattr(game, "variant", None)
-                or getattr(game, "level", None), "players": list(self.setup.players), "totals": game.totals,
-                "turn": game.whose_turn(), "over": game.over, "winner": game.winner if game.over else None,
-                "now": self.clock.now(), "paused": self.paused, "grid": state.get("grid"),
-                "timers": [d.to_json() for d in game.deadlines()],
-                "last": {"text": last.text, "player": last.player, "squares": [list(s) for s in last.new_squares]}
-                if last else None,
-                "turns": [t.to_json() for t in game.turns],
-                "log": list(self.log[-12:]), "windows": [w.to_json() for w in self.windows()],
-                "events": len(game.events), "devices": dict(self.devices), "read": self.board_read,
-            }
-            view.update(self.table.summary(game))
-            view["status"] = self.table.status(game)
-            return view
+def seat(session: "Session", seat: str, *, buzzers: bool, scan: bool) -> dict[str, Any]:
+    """What ``seat``'s own page shows: the public state it needs, its windows and entries, and the
+    game's private view of that seat (``buzzers``: phones can buzz in; ``scan``: the scan button)."""
+    with session.lock:
+        view = scoreboard(session)
+        board = session.board
+        return {"seat": seat, "now": view["now"], "windows": [w for w in view["windows"] if seat in w["seats"]],
+                "entries": session.entries_for(seat),
+                "turn": view["turn"], "totals": view["totals"], "over": view["over"], "log": view["log"][-5:],
+                "title": view["title"], "phase": view.get("phase"), "clue": view.get("clue"),
+                "hands": view.get("hands", []), "answering": view.get("answering"),
+                "buzz": buzzers and view.get("phase") == "answering" and seat != view.get("asker")
+                and seat != view.get("answering") and seat not in view.get("hands", []),
+                "board": None if board is None else {"rows": board.rows, "cols": board.cols},
+                "paused": view["paused"], "dice": view.get("dice"), "sheet": view.get("sheet"),
+                "free_rows": (view.get("free_rows") or {}).get(seat), "reveal": view.get("reveal"),
+                "scan": scan,
+                **session.table.seat_view(session.game, seat)}
 
-    def host_view(self) -> dict:
-        with self._lock:
-            view = self.view()
-            clue = None
-            events = [e for e in self.game.events if e.type == "clue"]
-            if events:
-                clue = events[-1].to_json()
-            view["clue"] = clue
-            actions = [{**a.to_json(), "action": None, "args": {}} for a in self.game.actions()]
-            drawn = self.next_clue() if self.table.uses_clue_deck else None
-            at = next((i for i, a in enumerate(actions) if a["key"] == "clue"), None)
-            if at is not None:                 # the deck's card: one button per clue, the asker picks
-                asker = actions[at]["event"]["player"]
-                if drawn is None:
-                    actions[at].update(event=None, action="draw", args={})
-                else:
-                    card, _ = drawn
-                    actions[at:at + 1] = [
-                        {"key": f"clue:{i}", "label": f"{asker} reads card {card.id}: {c.answer.lower()} — {c.card_text()}",
-                         "event": None, "action": "draw", "args": {"clue": i}} for i, c in enumerate(card.clues)]
-            view["actions"] = actions
-            view["entries"] = self.entries_for(None)
-            view["can_undo"] = bool(self.applied)
-            view["pending_reads"] = [dict(r) for r in self.pending_reads]
-            return view
 
-    def board_json(self) -> dict[str, Any]:
-        """The board's size and every layer it has (values, zones, marks, letters, colors...),
-        one string a row; ``{}`` for a game without a board."""
-        b = self.board
-        if b is None:
-            return {}
-        data: dict[str, Any] = {"name": b.name, "rows": b.rows, "cols": b.cols}
-        data.update({name: list(rows) for name, rows in b.layers.items()})
-        data.setdefault("marks", ["." * b.cols] * b.rows)
-        return data
+def board_layers(board: "Board | None") -> dict[str, Any]:
+    """The board's size and every layer it has (values, zones, marks, letters, colors...), one
+    string a row; ``{}`` for a game without a board.
 
+    >>> board_layers(None)
+    {}
+    """
+    if board is None:
+        return {}
+    data: dict[str, Any] = {"name": board.name, "rows": board.rows, "cols": board.cols}
+    data.update({name: list(rows) for name, rows in board.layers.items()})
+    data.setdefault("marks", ["." * board.cols] * board.rows)
+    return data

@@ -29,8 +29,10 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from tabletop.session import host_commands
 from tabletop.session.core import BadEntry, EntryRefused, NotYourEntry, Session
-from tabletop.session.devices.photo_scan import MAX_PHOTO_BYTES, PhotoScanner, ScanRefused, reads_photos
+from tabletop import pieces
+from tabletop.session.devices.photo_scan import MAX_PHOTO_BYTES, ScanRefused, reads_photos
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
 
@@ -139,59 +141,23 @@ def make_app(session: Session) -> Starlette:
         return JSONResponse({**(await run_in_threadpool(session.host_view)), "scan": scannable})
 
     async def host_post(request: Request):
+        """A host command (:mod:`tabletop.session.host_commands`: the same table as the keyboard's)."""
         if not is_host(request):
             return _refuse("Only the host can do that: the host token is wrong or missing.")
-        action = request.path_params["action"]
+        name = request.path_params["action"]
         try:
             body = await _json_body(request)
-            if action == "event":
-                event = body.get("event")
-                if not isinstance(event, dict):
-                    return _refuse("An event must be a JSON object.", 400)
-                result = await run_in_threadpool(session.submit, event, "host")
-                return JSONResponse(result.to_json())
-            if action == "draw":
-                result = await run_in_threadpool(session.draw, "host", int(_number(body, "clue", 0, 0, 99, True)))
-                return JSONResponse(result.to_json())
-            if action == "undo":
-                undone = await run_in_threadpool(session.undo, "host")
-                return JSONResponse(undone.to_json() if undone else {"status": "rejected",
-                                                                     "message": "Nothing to undo."})
-            if action == "pause":
-                await run_in_threadpool(session.pause, "host")
-                return JSONResponse({"status": "accepted", "message": "Paused."})
-            if action == "resume":
-                await run_in_threadpool(session.unpause, "host")
-                return JSONResponse({"status": "accepted", "message": "Playing again."})
-            if action == "confirm":
-                result = await run_in_threadpool(session.confirm_read, int(_number(body, "index", 0, 0, 999, True)), "host")
-                return JSONResponse(result.to_json())
-            if action == "discard":
-                dropped = await run_in_threadpool(session.discard_read, int(_number(body, "index", 0, 0, 999, True)))
-                return JSONResponse({"status": "accepted", "message": f"Camera read {dropped.get('text')} discarded."})
-            if action == "forget-hand":
-                player = body.get("player", "")                 # the session refuses one not playing
-                await run_in_threadpool(session.reset_hand, player, "host")
-                return JSONResponse({"status": "accepted", "message": f"The reader forgot {player}'s handwriting."})
-            if action == "window":
-                seconds = _number(body, "seconds", 60, 1, 3600)
-                seats = body.get("seats")
-                if seats is not None and (not isinstance(seats, list)
-                                          or not all(s in session.setup.players for s in seats)):
-                    raise BadRequest(f"'seats' must list players of this game: {', '.join(session.setup.players)}.")
-                prompt = body.get("prompt", "")
-                if not isinstance(prompt, str) or len(prompt) > 200:
-                    raise BadRequest("'prompt' must be text of at most 200 characters.")
-                window = await run_in_threadpool(session.open_window, seats, seconds, prompt, "host")
-                return JSONResponse({"status": "accepted", "message": f"Entries open for {seconds:g} s.",
-                                     "window": window.id, "deadline": window.deadline})
+            reply = await run_in_threadpool(host_commands.run, session, name, body, "host")
+        except host_commands.UnknownCommand as unknown:
+            return _refuse(str(unknown), 404)
         except EntryRefused as refused:
             return _refused(refused)
         except BadRequest as bad:
             return _refuse(str(bad), bad.status)
-        return _refuse(f"Unknown host action {action[:40]!r}.", 404)
+        return JSONResponse(reply.to_json())
 
     scanner = None
+    kind = pieces.of_game(session.setup.game)
     scannable = reads_photos(session)  # the scan button shows
 
     async def scan(request: Request):
@@ -204,7 +170,10 @@ def make_app(session: Session) -> Starlette:
                                        f"The photo is too large: at most {MAX_PHOTO_BYTES // (1024 * 1024)} MB.")
         except BadRequest as bad:
             return _refuse(str(bad), bad.status)
-        scanner = scanner or PhotoScanner(session)
+        if kind is None or kind.scanner is None or not scannable:
+            return _refuse(f"{session.setup.game} is not read from a phone's photo yet: only the handwritten "
+                           "boards are.", 422)
+        scanner = scanner or kind.scanner(session)
         try:
             return JSONResponse(await run_in_threadpool(scanner.scan, data, "scan:host" if is_host(request)
                                                         else f"scan:{seat_of(request)}"))
@@ -221,21 +190,8 @@ def make_app(session: Session) -> Starlette:
         if seat is None:
             return _refuse("This seat's token is wrong or missing: use the link printed for your seat.")
 
-        def build():
-            view = session.view()
-            mine = [w for w in view["windows"] if seat in w["seats"]]
-            board = session.board
-            return {"seat": seat, "now": view["now"], "windows": mine, "entries": session.entries_for(seat),
-                    "turn": view["turn"], "totals": view["totals"], "over": view["over"], "log": view["log"][-5:],
-                    "title": view["title"], "phase": view.get("phase"), "clue": view.get("clue"),
-                    "hands": view.get("hands", []), "answering": view.get("answering"),
-                    "buzz": phones is not None and view.get("phase") == "answering" and seat != view.get("asker")
-                    and seat != view.get("answering") and seat not in view.get("hands", []),
-                    "board": None if board is None else {"rows": board.rows, "cols": board.cols},
-                    "paused": view["paused"], "dice": view.get("dice"), "sheet": view.get("sheet"),
-                    "free_rows": (view.get("free_rows") or {}).get(seat), "reveal": view.get("reveal"),
-                    "scan": scannable,
-                    **session.table.seat_view(session.game, seat)}
+        def build() -> dict:
+            return session.seat_view(seat, buzzers=phones is not None, scan=scannable)
 
         return JSONResponse(await run_in_threadpool(build))
 

@@ -18,7 +18,7 @@ from rules.games import register_game, unregister_game
 from tabletop import cli
 from tabletop.games import Demo, GameSpec, register, unregister
 from tabletop.games.table import TableGame
-from tabletop.session.synthetic import Action
+from tabletop.players.synthetic import Action
 
 TOY_BOARD = """name = "Toy board"
 rows = 5
@@ -58,7 +58,7 @@ def toy(tmp_path):
     board.write_text(TOY_BOARD)
     register_game(ToyGame)
     register(GameSpec("toy-words", TableGame(), "a toy crossword for the registry test",
-                      demo=Demo(("Ann", "Ben"), toy_script), board=str(board), photo="letters"))
+                      demo=Demo(("Ann", "Ben"), toy_script), board=str(board), pieces="letters"))
     yield board
     unregister("toy-words")
     unregister_game("toy-words")

@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 from rules.game import GameSetup
 from rules.lexicon import Lexicon
 from tabletop.session import Journal, Session, SimClock
-from tabletop.session.live import console_command
+from tabletop.table.live import console_command
 from tabletop.web.app import make_app
 
 WORDS = ["market", "penetrate", "cat", "at"]

@@ -15,7 +15,7 @@ from rules.lexicon import Lexicon
 from tabletop.errors import UserError
 from tabletop.session import Journal, Session, SimClock
 from tabletop.session.journal import GameLocked, JournalDamaged
-from tabletop.session.live import console_command
+from tabletop.table.live import console_command
 from tabletop.session.refusals import BadEntry
 from tabletop.web.app import MAX_BODY, make_app
 

@@ -10,7 +10,7 @@ import pytest
 from rules.game import GameSetup
 from tabletop.decks import builtin_deck
 from tabletop.session import Journal, Session, SimClock
-from tabletop.session.runner import run_script
+from tabletop.table.runner import run_script
 from tabletop.games import spec
 
 

@@ -59,7 +59,7 @@ def test_a_hand_held_over_the_board_is_no_play(table):
 
 @pytest.mark.slow
 def test_the_demo_plays_every_chip_past_the_camera(tmp_path):
-    from tabletop.session.demo import play_demo
+    from tabletop.table.demo import play_demo
 
     out = io.StringIO()
     report = play_demo("sequence-letters", seed=3, serve=False, buzzer_box=False, out=out,

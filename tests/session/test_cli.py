@@ -26,7 +26,7 @@ def test_play_then_resume_then_export_replays(tmp_path):
     assert first.returncode == 0, first.stderr
     assert "host console: http://127.0.0.1:" in first.stdout and "seat Ben: http://" in first.stdout
     assert "Ben is right and writes" in first.stdout
-    assert "nothing to do" in first.stdout                  # Ann's buzz once Ben is right means nothing
+    assert "A buzz by Ann means nothing now." in first.stdout   # once Ben is right
     listing = tabletop("export", "--list", "--journal", journal).stdout
     game_id = listing.split()[0]
     write = json.dumps({"type": "write", "player": "Ben", "text": "MARKET", "row": 9, "col": 6, "dir": "across"})

@@ -21,7 +21,7 @@ def replay_json(path, capsys) -> dict:
 
 
 def test_sp_classic_demo_plays_a_whole_game_through_the_devices(tmp_path, capsys):
-    from tabletop.session.demo import play_demo
+    from tabletop.table.demo import play_demo
     out = io.StringIO()
     record = tmp_path / "sp.json"
     report = play_demo("extradiction-sp", record=str(record), out=out, pace=0.0)

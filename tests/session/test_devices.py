@@ -112,7 +112,7 @@ def test_sand_timer_runs_the_current_countdown_on_table_time(session):
 @pytest.mark.vision
 def test_synthetic_camera_writes_are_read_and_credited_to_the_writer(session):
     from tabletop.session.devices import CameraInput, SyntheticCamera
-    from tabletop.session.planner import letters_of
+    from tabletop.players.planner import letters_of
     for event in [{"type": "hand", "player": "Ben"}, {"type": "recognise", "player": "Ann", "target": "Ben"},
                   {"type": "answer", "player": "Ben", "text": "market"}]:
         session.submit(event)

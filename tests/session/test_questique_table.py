@@ -15,7 +15,7 @@ from rules.questique import QuestiqueGame
 from rules.questique_layout import standard_board
 from tabletop.cli import main
 from tabletop.games import spec
-from tabletop.session.demo import play_demo
+from tabletop.table.demo import play_demo
 
 TABLE = spec("questique").table
 WORDS = Lexicon(["cat", "cats", "at"])

@@ -60,7 +60,7 @@ def test_new_tiles_are_extended_to_the_whole_word_in_their_line():
 def test_the_demo_plays_questique_with_the_camera(tmp_path):
     import io
 
-    from tabletop.session.demo import play_demo
+    from tabletop.table.demo import play_demo
 
     out = io.StringIO()
     report = play_demo("questique", seed=7, serve=False, buzzer_box=False, out=out, journal_path=str(tmp_path / "j.sqlite"))

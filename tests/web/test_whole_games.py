@@ -16,7 +16,7 @@ from rules.game import GameSetup
 from tabletop.decks import builtin_deck
 from tabletop.lexicons import builtin_lexicon
 from tabletop.session import Journal, Session, TableClock
-from tabletop.session.planner import best_placement
+from tabletop.players.planner import best_placement
 from tabletop.web import WebServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

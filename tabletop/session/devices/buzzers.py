@@ -4,8 +4,9 @@ the host's physical buttons, which find the game's actions by their keys."""
 
 from __future__ import annotations
 
-
 from tabletop.session.core import Session
+from tabletop.session.host_commands import HOST_BUTTONS, press_button
+from tabletop.session.result import Result
 from tabletop.session.devices.dispatch import Dispatcher
 from tabletop.session.devices.presses import PressOrderer
 
@@ -67,7 +68,9 @@ class GpioPanel:
             self.presses.add(self.players[press.player], press.t_us, press.player)
 
     def _on_host(self, action) -> None:
-        self.dispatch.put(lambda: host_button(self.session, action.name))
+        def press() -> None:
+            host_button(self.session, action.name)
+        self.dispatch.put(press)
 
     def leds(self, players: set[str]) -> None:
         self.panel.light_only([i for i, p in enumerate(self.players) if p in players])
@@ -78,16 +81,9 @@ class GpioPanel:
         self.panel.close()
 
 
-HOST_BUTTONS = {"recognise": ("recognise",), "right": ("answer-right",), "wrong": ("answer-wrong",),
-                "next": ("clue", "clue-read", "roll")}
+def host_button(session: Session, name: str) -> Result | None:
+    """A physical host button (:func:`tabletop.session.host_commands.press_button`)."""
+    return press_button(session, name, "host-button")
 
 
-def host_button(session: Session, name: str):
-    """A physical host button: recognise the first hand, right, wrong, next (draw a card; once
-    it is read aloud, start the answers' 30 seconds; in letter dice, roll for the table). Finds
-    the game's action by its key."""
-    for key in HOST_BUTTONS[name]:
-        result = session.host_action(key, source="host-button")
-        if result is not None:
-            return result
-    return None
+__all__ = ["HOST_BUTTONS", "GpioPanel", "SerialBuzzers", "host_button"]

@@ -21,6 +21,10 @@ class CameraFeed:
     def feed(self, frame: Any, t: float) -> list:  # pragma: no cover - every input overrides it
         raise NotImplementedError
 
+    def resync(self) -> None:
+        """Take the board as the rules now hold it as what the camera has seen (after the host
+        entered a move by hand); nothing to do for pieces that do not stay on a board."""
+
     def run_in_background(self, fps: float = 8.0, name: str = "camera") -> None:
         """Read the camera ``fps`` times a second until :meth:`close`."""
         def loop() -> None:

@@ -4,6 +4,7 @@ writing now (unsure reads wait for the host). The tracker reads with the writer'
 
 from __future__ import annotations
 
+from tabletop.session.camera_reads import CameraMove
 from tabletop.session.core import Session
 from tabletop.session.devices.camera_feed import CameraFeed
 from tabletop.session.devices.hand_memories import HandMemories
@@ -23,7 +24,7 @@ class CameraInput(CameraFeed):
         self.reader = reader or BoardReader(session.board, lexicon=reading_index(session.lexicon, session.setup.language))
         self.tracker = Tracker(self.reader, baseline=session.game.state().get("grid"))
         self.detections = 0
-        self.hands = HandMemories(session, self.reader.model)
+        self.hands = HandMemories(session.hands, self.reader.model)
 
     def feed(self, frame, t: float) -> list:
         """One frame at table time ``t``; returns the session results of the writes it completed."""
@@ -36,10 +37,12 @@ class CameraInput(CameraFeed):
             self.session.set_board_read(self.tracker.committed_rows)
         for detection in detections:
             self.detections += 1
-            event = detection.to_event()
-            event["t"] = t
-            result = self.session.camera_read(event, bool(getattr(detection, "needs_confirmation", False)),
-                                              lesson=detection.lesson())
+            move = CameraMove(detection.to_event(), t, sure=not detection.needs_confirmation, lesson=detection.lesson())
+            result = self.session.camera_move(move)
             if result is not None:
                 results.append(result)
         return results
+
+    def resync(self) -> None:
+        """Take the board as the rules hold it as what the camera has seen (after the host typed a word)."""
+        self.tracker.committed = [list(row) for row in self.session.game.state()["grid"]]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop.session.camera_reads import CameraMove
 from tabletop.session.core import Session
 from tabletop.session.devices.camera_feed import CameraFeed
 
@@ -28,9 +29,10 @@ class ChipCameraInput(CameraFeed):
         self.plays = 0
 
     def event_for(self, change: Any) -> dict[str, Any] | None:
-        """The play a chip change stands for (``None``: nobody's turn, the game is over)."""
+        """The play a chip change stands for, without its player (the session credits it; ``None``:
+        nobody's turn, the game is over)."""
         game = self.session.game
-        player = game.whose_turn()
+        player = self.session.table.writer(game)
         if player is None:
             return None
         square = change.square
@@ -41,7 +43,7 @@ class ChipCameraInput(CameraFeed):
             hand = getattr(game, "hands", {}).get(player)
             if hand and card not in hand and "Z" in hand:
                 card = "Z"
-        return {"type": "play", "player": player, "card": card, "row": square.row, "col": square.col}
+        return {"type": "play", "card": card, "row": square.row, "col": square.col}
 
     def feed(self, frame: Any, t: float) -> list:
         """One frame at table time ``t``; returns the session's results of the plays it saw."""
@@ -52,12 +54,15 @@ class ChipCameraInput(CameraFeed):
             event = self.event_for(change)
             if event is None:
                 continue
-            event["t"] = t
             self.plays += 1
-            if event["card"] == "Z":                 # the picture's letter could not be the card: the host confirms
-                self.session.camera_read(event, needs_confirmation=True)
-                continue
-            results.append(self.session.submit(event, source="camera"))
+            # a Z: the picture's letter could not be the card, so the host confirms it
+            result = self.session.camera_move(CameraMove(event, t, sure=event["card"] != "Z"))
+            if result is not None:
+                results.append(result)
         if results:                                  # what the rules accepted is the board now
-            self.watcher.committed = list(self.session.game.state()["grid"])
+            self.resync()
         return results
+
+    def resync(self) -> None:
+        """Take the board as the rules hold it as what the camera has seen (after the host entered a play)."""
+        self.watcher.committed = list(self.session.game.state()["grid"])

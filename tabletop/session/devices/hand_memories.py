@@ -13,18 +13,18 @@ if TYPE_CHECKING:
 
 
 class HandMemories:
-    """``of(player)``: that player's memory, up to date with ``session``'s lessons."""
+    """``of(player)``: that player's memory, up to date with the lessons ``hands`` keeps."""
 
-    def __init__(self, session: Hands, model: LetterModel):
-        self.session, self.model = session, model
+    def __init__(self, hands: Hands, model: LetterModel):
+        self.hands, self.model = hands, model
         self._known: dict[str, tuple[int, int, HandMemory]] = {}  # player -> (resets, lessons used, memory)
 
     def of(self, player: str) -> HandMemory:
         """``player``'s memory, having learnt every lesson journalled since their last reset."""
         from vision.hands import HandMemory
 
-        resets = self.session.hand_resets.get(player, 0)
-        lessons = self.session.hand_lessons.get(player, [])
+        resets = self.hands.resets.get(player, 0)
+        lessons = self.hands.lessons.get(player, [])
         known = self._known.get(player)
         if known is None or known[0] != resets:
             known = (resets, 0, HandMemory(self.model))

@@ -16,7 +16,6 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from tabletop.games import spec
 from tabletop.session.core import Session
 from tabletop.session.devices.hand_memories import HandMemories
 from tabletop.session.refusals import EntryRefused
@@ -28,8 +27,11 @@ READ_SIDE = 2000
 
 
 def reads_photos(session: Session) -> bool:
-    """Whether ``session``'s game is read from a phone's photo (its board is written on by hand)."""
-    return spec(session.setup.game).photo == "letters" and session.board is not None
+    """Whether ``session``'s game is read from a phone's photo (its kind of piece has a scanner)."""
+    from tabletop import pieces
+
+    kind = pieces.of_game(session.setup.game)
+    return kind is not None and kind.scanner is not None and session.board is not None
 
 
 class ScanRefused(EntryRefused):
@@ -53,7 +55,7 @@ class PhotoScanner:
             board = self.session.board
             assert board is not None  # reads_photos() was checked first
             reader = BoardReader(board, lexicon=reading_index(self.session.lexicon, self.session.setup.language))
-            self._made = (reader, HandMemories(self.session, reader.model))
+            self._made = (reader, HandMemories(self.session.hands, reader.model))
         return self._made
 
     def scan(self, data: bytes, source: str = "scan") -> dict[str, Any]:

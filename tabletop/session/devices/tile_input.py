@@ -108,8 +108,12 @@ class TileCameraInput(CameraFeed):
             if result is not None:
                 results.append(result)
         if results:                                  # what the rules accepted is the board now
-            self.watcher.committed = camera_view(self.session.game)
+            self.resync()
         return results
+
+    def resync(self) -> None:
+        """Take the board as the rules hold it as what the camera has seen (after the host entered a move)."""
+        self.watcher.committed = camera_view(self.session.game)
 
 
 def _line(squares: tuple[Square, ...], grid: list[str]) -> tuple[str, list[Square]] | None:

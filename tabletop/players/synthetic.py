@@ -3,7 +3,7 @@
 A script (each game's table module has its own) is a generator of :class:`Action` s that reads
 the live game after each one (so it always plans against the board as it stands): wait on the
 table clock, a host or player event, a buzz-in press, or a word written on the board. The runner
-(:mod:`tabletop.session.demo`) carries each action through the devices: presses through the
+(:mod:`tabletop.table.demo`) carries each action through the devices: presses through the
 buzzer box, words through the synthetic camera and the vision pipeline. The helpers here pick
 clue cards that fit the board and plausible wrong answers, for the clue-card games.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from tabletop.session.planner import best_placement
+from tabletop.players.planner import best_placement
 
 
 @dataclass

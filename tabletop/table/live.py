@@ -8,21 +8,21 @@ import threading
 import time
 from typing import Any
 
-from tabletop.errors import UserError
-from tabletop.session.core import EntryRefused, Result, Session
+from tabletop import pieces
+from tabletop.session import host_commands
+from tabletop.session.core import Session
 
 log = logging.getLogger(__name__)
 
-CONSOLE_HELP = """Type at the host console (or use the host page):
-  draw | clue-read | recognise | right | wrong | undo | pause | resume | buzz NAME | scores
-  the key of any action the game offers now (roll, end-round, pass, end...; 'help' lists them)
+CONSOLE_HELP = """Type at the host console (or use the host page); 'help' lists every command:
+  draw | recognise | right | wrong | next | undo | pause | resume | reads | confirm N | discard N
+  window SECONDS | forget-hand NAME | buzz NAME | scores | the key of any action the game offers now
   {"type": ...}   any event as JSON            quit   stop (the game stays resumable)"""
 
 
 def open_devices(session: Session, config: dict, say) -> list:
     """Attach the configured inputs and outputs; return their closers."""
-    from tabletop.session.devices import (CameraInput, ChipCameraInput, DiceCameraInput, GpioPanel, SerialBuzzers,
-                                          TableOutputs, open_camera, sand_timer_on_mock_pins)
+    from tabletop.session.devices import GpioPanel, SerialBuzzers, TableOutputs, open_camera, sand_timer_on_mock_pins
     closers: list = []
     lights = None
     extra: dict[str, Any] = {}
@@ -46,72 +46,22 @@ def open_devices(session: Session, config: dict, say) -> list:
     outputs = TableOutputs(session, sand_timer=sand, lights=lights, **extra)
     closers.insert(0, outputs.close)
     cam_kind = config["camera"].get("kind", "auto")
-    if cam_kind not in ("none", "synthetic"):
+    piece_kind = pieces.of_game(session.setup.game)
+    if piece_kind is not None and cam_kind not in ("none", "synthetic"):
         camera = open_camera(cam_kind, int(config["camera"].get("index", 0)))
-        from tabletop.games import spec as game_spec
-        photo = game_spec(session.setup.game).photo
-        dice = photo == "dice"
         if camera is not None:
-            feed = DiceCameraInput(session, camera) if dice else ChipCameraInput(session, camera) \
-                if photo == "chips" else CameraInput(session, camera)
+            feed = piece_kind.camera_input(session, camera)
             feed.run_in_background(float(config["camera"].get("fps", 8.0)))
             closers.insert(0, feed.close)
-            say(f"camera: {type(camera).__name__}" + (" over the dice (labels from 'tabletop print-dice')" if dice else ""))
-        elif dice:
-            say("no camera found: type 'roll' (the table rolls) or the faces as a roll event")
+            say(f"camera: {type(camera).__name__}{piece_kind.camera_note} ({piece_kind.description})")
         else:
-            say("no camera found: players type their words on their pages (or the host does)")
+            say(piece_kind.without_camera)
     return closers
 
 
 def console_command(session: Session, line: str) -> str:
-    """One line typed at the host's keyboard; returns what to print."""
-    from tabletop.session.devices import host_button
-    line = line.strip()
-    if not line:
-        return ""
-    word, _, rest = line.partition(" ")
-    result: Result | dict | None
-    try:
-        if line.startswith("{"):
-            from tabletop.records import parse_json
-            event = parse_json(line, "that line")
-            if not isinstance(event, dict):
-                return "an event is a JSON object: {\"type\": ..., ...}"
-            result = session.submit(event, source="console")
-        elif word == "draw":
-            result = session.draw(source="console")
-        elif word in ("recognise", "right", "wrong"):
-            result = host_button(session, word)
-        elif word == "clue-read":
-            result = session.host_action("clue-read", source="console")
-        elif word == "undo":
-            result = session.undo(source="console")
-        elif word == "pause":
-            session.pause("console")
-            return "paused"
-        elif word == "resume":
-            session.unpause("console")
-            return "playing"
-        elif word == "buzz":
-            result = session.buzz(rest.strip(), source="console")
-        elif word == "scores":
-            return session.game.standings()
-        elif word in ("help", "?"):
-            keys = ", ".join(a.key for a in session.game.actions())
-            return CONSOLE_HELP + (f"\n  now: {keys}" if keys else "")
-        elif any(a.key == word for a in session.game.actions()):
-            result = session.host_action(word, source="console")
-        else:
-            return f"unknown command {word!r}; type help"
-    except (EntryRefused, UserError) as refused:
-        return str(refused)
-    except Exception as error:          # the console never exits on what the host types
-        log.exception("console command %r failed", line[:80])
-        return f"that did not work ({type(error).__name__}: {str(error)[:120]}); type help"
-    if result is None:
-        return "nothing to do"
-    return ""            # the session's subscriber prints every outcome and refusal
+    """One line typed at the host's keyboard (:func:`tabletop.session.host_commands.typed`); returns what to print."""
+    return host_commands.typed(session, line)
 
 
 def run_table(session: Session, config: dict, *, host: str, port: int, voice: bool, terminal: bool,

@@ -14,7 +14,7 @@ import time
 from typing import Callable, Iterable
 
 from tabletop.session.core import Session
-from tabletop.session.synthetic import Action
+from tabletop.players.synthetic import Action
 
 
 def run_script(session: Session, actions: Iterable[Action], *, buzz: Callable | None = None,

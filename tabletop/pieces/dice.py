@@ -1,0 +1,63 @@
+"""Letter dice with the labels ``tabletop print-dice`` prints, read by :class:`vision.dice.DiceReader`
+and followed by :class:`vision.dicewatch.DiceWatcher`: the dice at rest after a roll are a
+``roll`` of the faces seen, when the rules wait for one.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Iterator
+
+from tabletop.pieces import PieceKind, register
+from tabletop.pieces.demo_camera import DemoCamera
+from tabletop.session.core import Session
+from tabletop.session.result import Result
+
+
+class DiceDemo(DemoCamera):
+    """The demo's camera over the dice: they tumble, come to rest and are read; if the camera cannot
+    read them, the host rolls for the table."""
+
+    frame_seconds = 0.25
+
+    def __init__(self, session: Session, seed: int, say: Callable[[str], None]):
+        from tabletop.session.devices import DiceCameraInput, SyntheticDiceCamera
+
+        self.camera = SyntheticDiceCamera(seed=seed)
+        super().__init__(session, DiceCameraInput(session, self.camera), say)
+        self.throws = random.Random(seed)
+        say("   camera: synthetic photos of the dice with their printed labels, read by the roll watcher")
+
+    def stage(self, player: str | None, planned: dict[str, Any]) -> Iterator[Any]:
+        from rules.letter_dice_sets import DICE
+
+        self.camera.roll([self.throws.choice(die) for die in DICE[self.session.setup.language]])
+        for frame in range(16):
+            if frame == 3:
+                self.camera.settle()
+            yield self.camera.read()
+
+    def missed(self, results: list[Result], failure: str | None) -> str:
+        status = self.feed.watcher.status  # type: ignore[attr-defined]  # a DiceCameraInput
+        why = f"it failed: {failure[:120]}" if failure else status
+        return f"the camera did not read the roll ({why}); the host rolls for the table"
+
+
+def _camera_input(session: Session, camera: Any) -> Any:
+    from tabletop.session.devices import DiceCameraInput
+
+    return DiceCameraInput(session, camera)
+
+
+def _read_photo(args: Any, game: Any) -> int:
+    from tabletop.commands.score_dice import score_dice
+
+    return score_dice(args, game)
+
+
+DICE = register(PieceKind(
+    name="dice", description="letter dice (printed labels)",
+    camera_input=_camera_input, demo_camera=DiceDemo, read_photo=_read_photo, benchmark="dice",
+    counted="rolls read by the camera",
+    without_camera="no camera found: type 'roll' (the table rolls) or the faces as a roll event",
+    camera_note=" over the dice (labels from 'tabletop print-dice')", needs_board=False))
