@@ -162,9 +162,8 @@ class Tracker:
         A lone mark, a written square with no written square beside it, is no word in any of the
         games: it is neither reported nor committed (a glare speck read as a letter, or the first
         letter of a word still being written, is looked at again with its neighbours). New letters
-        that make no single word (in one row or column with an empty square between them, or an
-        L of letters written in one go) are committed as read but reported as no write: the host
-        enters what they are."""
+        that make no single word (an L of letters written in one go) are committed as read but
+        reported as no write: the host enters what they are."""
         rows, cols = read.states.shape
         inked = read.states == INK
         beside = np.zeros_like(inked)
@@ -178,9 +177,10 @@ class Tracker:
         for r in range(rows):
             for c in range(cols):
                 self.committed[r][c] = read.rows[r][c] if standing[r, c] else "."
+        written = Grid.from_rows(self.committed_rows)
         out = []
-        for group in _groups(new):
-            det = self._detection(read, group, t)
+        for group in _groups(new, written):
+            det = self._detection(read, group, written, t)
             if det is None:
                 continue
             key = (det.text, det.start, det.direction, det.squares)
@@ -189,12 +189,11 @@ class Tracker:
                 out.append(det)
         return out
 
-    def _detection(self, read: BoardRead, group: list[Square], t: float) -> WriteDetection | None:
-        """The new squares of ``group`` as a write on the committed board (None when they make no
-        single word: letters not in one line, or with an empty square between them)."""
+    def _detection(self, read: BoardRead, group: list[Square], written: Grid, t: float) -> WriteDetection | None:
+        """The new squares of ``group`` as a write on the ``written`` board (None when they make
+        no single word: an L of letters)."""
         try:
-            write = infer_write(Grid.from_rows(self.committed_rows).without(group),
-                                {q: self.committed[q.row][q.col] for q in group})
+            write = infer_write(written.without(group), {q: written[q] for q in group})
         except NotInOneLine:
             return None
         word = next((w for w in read.words if w.direction is write.direction and set(group) <= set(w.squares)), None)
@@ -203,22 +202,30 @@ class Tracker:
                               tuple(read.images[q] for q in write.new_squares if q in read.images))
 
 
-def _groups(squares: list[Square]) -> list[list[Square]]:
-    """New squares split into lines: all of them when they share a row or a column, otherwise
-    their 4-connected groups."""
-    if not squares:
-        return []
-    if len({s.row for s in squares}) == 1 or len({s.col for s in squares}) == 1:
-        return [sorted(squares)]
-    left, groups = set(squares), []
+def _groups(squares: list[Square], written: Grid) -> list[list[Square]]:
+    """New squares split into the writes they may be: two belong together when they are in one
+    row or column with nothing but ``written`` squares between them. Letters put on both sides
+    of a word already there are one write; two words written apart in one row are two.
+
+    >>> g = Grid.from_rows(["AB..CD", "..X...", "..YZ.."])
+    >>> _groups([Square(0, 0), Square(0, 1), Square(0, 4), Square(0, 5)], g)
+    [[Square(row=0, col=0), Square(row=0, col=1)], [Square(row=0, col=4), Square(row=0, col=5)]]
+    >>> _groups([Square(0, 1), Square(2, 3)], g)   # B and Z are not in one line: apart
+    [[Square(row=0, col=1)], [Square(row=2, col=3)]]
+    """
+    new, left, groups = set(squares), set(squares), []
     while left:
         stack, group = [left.pop()], []
         while stack:
-            s = stack.pop()
-            group.append(s)
-            for n in (Square(s.row + 1, s.col), Square(s.row - 1, s.col), Square(s.row, s.col + 1), Square(s.row, s.col - 1)):
-                if n in left:
-                    left.remove(n)
-                    stack.append(n)
+            square = stack.pop()
+            group.append(square)
+            for direction in Direction:
+                for way in (1, -1):
+                    other = square.step(direction, way)
+                    while other in written and other not in new:
+                        other = other.step(direction, way)
+                    if other in left:
+                        left.remove(other)
+                        stack.append(other)
         groups.append(sorted(group))
     return sorted(groups)

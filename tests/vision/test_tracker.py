@@ -136,9 +136,22 @@ def test_a_single_new_letter_goes_the_way_it_touches_letters_across_first():
     assert (det.text, det.start, det.direction.value) == ("OA", Square(0, 2), "down")
 
 
-def test_new_letters_with_an_empty_square_between_them_are_committed_but_no_write():
+def test_words_written_apart_in_one_row_are_two_writes():
     tracker = stub_tracker(["......", "......", "......"])
-    assert tracker.commit(stub_read(["......", "AB..CD", "......"]), 1.0) == []
-    assert tracker.committed_rows[1] == "AB..CD"
-    (det,) = tracker.commit(stub_read(["......", "ABE.CD", "......"]), 2.0)   # the next write is read as usual
-    assert det.text == "ABE"
+    out = tracker.commit(stub_read(["......", "AB..CD", "......"]), 1.0)
+    assert [(d.text, d.start) for d in out] == [("AB", Square(1, 0)), ("CD", Square(1, 4))]
+
+
+def test_letters_on_both_sides_of_a_word_are_one_write():
+    tracker = stub_tracker(["......", "..AT..", "......", "..O..."])
+    out = tracker.commit(stub_read(["......", ".MATE.", "......", ".DOG.."]), 1.0)
+    assert [(d.text, d.squares) for d in out] == [("MATE", (Square(1, 1), Square(1, 4))),
+                                                  ("DOG", (Square(3, 1), Square(3, 3)))]
+
+
+def test_an_l_of_new_letters_is_committed_but_no_write():
+    tracker = stub_tracker(["......", "......", "......"])
+    assert tracker.commit(stub_read(["AB....", ".C....", "......"]), 1.0) == []
+    assert tracker.committed_rows[:2] == ["AB....", ".C...."]
+    (det,) = tracker.commit(stub_read(["AB....", ".C....", ".D...."]), 2.0)   # the next write is read as usual
+    assert (det.text, det.direction.value) == ("BCD", "down")
