@@ -76,6 +76,13 @@ class NothingNew(Rejection):
     rule = "no new letter"
 
 
+class NotInOneLine(Rejection):
+    """Letters that appeared on the board but make no single write: they are not all in one row
+    or column, or they leave an empty square between them."""
+
+    rule = "new letters not in one line"
+
+
 class MissesCentre(Rejection):
     rule = "first word misses the centre"
 

@@ -16,13 +16,21 @@ crosses or touches what is written, or floats, and every new word it forms.
 >>> touch = analyse(board, grid, "SO", Square(3, 3), Direction.ACROSS)
 >>> touch.kind.value, [w.text for w in touch.formed_words]
 ('touching', ['TS'])
+
+The other way round, :func:`infer_write` works out which write the letters that appeared on the
+board stand for (what a camera over the board sees): the whole word they make in their line.
+
+>>> infer_write(grid.rows_text(), {Square(1, 3): "A", Square(3, 3): "E"}).describe()
+'ATE at D2 down'
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from rules import errors
 from rules.board import Board
@@ -190,3 +198,118 @@ def check_words(placement: Placement, lexicon: Lexicon) -> None:
                 f"Writing {placement.text} makes {word.describe()}, which is not in the dictionary ({lexicon.name}).",
                 word.squares)
 
+
+
+@dataclass(frozen=True)
+class InferredWrite:
+    """The write that letters newly on the board stand for (see :func:`infer_write`)."""
+
+    text: str                                    # the whole word after the write, letters already there included
+    start: Square                                # its first square
+    direction: Direction
+    squares: tuple[Square, ...]                  # every square of the word, from ``start``
+    new_letters: tuple[tuple[Square, str], ...]  # the squares that changed, with their letters, in reading order
+
+    @property
+    def row(self) -> int:
+        return self.start.row
+
+    @property
+    def col(self) -> int:
+        return self.start.col
+
+    @property
+    def new_squares(self) -> tuple[Square, ...]:
+        return tuple(square for square, _ in self.new_letters)
+
+    def describe(self) -> str:
+        """``'CATS at B3 across'``."""
+        return f"{self.text} at {self.start.name} {self.direction.value}"
+
+    def event(self) -> dict[str, Any]:
+        """The ``write`` event of docs/events.md for this write, without its ``player`` (the table
+        knows who is writing) and its time.
+
+        >>> infer_write(["....", ".CA.", "...."], {Square(1, 3): "T"}).event()
+        {'type': 'write', 'text': 'CAT', 'row': 1, 'col': 1, 'dir': 'across'}
+        """
+        return {"type": "write", "text": self.text, "row": self.start.row, "col": self.start.col,
+                "dir": self.direction.value}
+
+
+def _names(squares: Sequence[Square]) -> str:
+    """``'B3'``, ``'B3 and C3'``, ``'B3, C3 and D3'``."""
+    names = [square.name for square in squares]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _touches(grid: Grid, square: Square, direction: Direction) -> bool:
+    return square.step(direction, -1) in grid or square.step(direction) in grid
+
+
+def infer_write(grid: Grid | Sequence[str], new_letters: Mapping[Square, str]) -> InferredWrite:
+    """The write that ``new_letters`` (square -> letter, what appeared on the board) stand for, on
+    ``grid`` as it was before them (a :class:`~rules.grid.Grid`, or one string a row with ``'.'``
+    for an empty square, as a game's ``state()["grid"]``).
+
+    The new letters must lie in one row (a write across) or one column (down), with no empty
+    square between them; the write is the whole word they make with the letters already in that
+    line, before, between and after them. A single new letter goes the way it touches written
+    letters, across first: it extends the word it is put beside, and when it touches words both
+    ways the across one is taken (the rules still score the down word it forms, as for any write);
+    a letter touching nothing is a one-letter write across. A new letter on a square the grid
+    already holds reads as the new letter (the rules judge the conflict). The letters are kept as
+    given (a game's lowercase blank, a camera's ``?``); the rules are not asked whether the write
+    is allowed: that is :func:`analyse`'s work once a player makes it.
+
+    Raises :class:`~rules.errors.NotInOneLine` naming the squares when the new letters are not in
+    one row or column, or leave a gap, :class:`~rules.errors.OffBoard` for a square off the grid
+    and :class:`~rules.errors.NothingNew` when nothing is new.
+
+    >>> grid = ["......", ".CAT..", "......", "......"]
+    >>> w = infer_write(grid, {Square(1, 4): "S"})
+    >>> w.describe(), [s.name for s in w.squares], [s.name for s in w.new_squares]
+    ('CATS at B2 across', ['B2', 'C2', 'D2', 'E2'], ['E2'])
+    >>> infer_write(grid, {Square(0, 2): "B", Square(2, 2): "D"}).describe()
+    'BAD at C1 down'
+    >>> infer_write(grid, {Square(3, 0): "O", Square(3, 2): "X"})
+    Traceback (most recent call last):
+    ...
+    rules.errors.NotInOneLine: The new letters on A4 and C4 leave B4 empty between them: they make no single word.
+    >>> infer_write(grid, {Square(0, 0): "O", Square(2, 4): "X"})
+    Traceback (most recent call last):
+    ...
+    rules.errors.NotInOneLine: The new letters on A1 and E3 are not in one row or column: they make no single word.
+    """
+    before = grid if isinstance(grid, Grid) else Grid.from_rows(grid)
+    new = {Square(*square): letter for square, letter in new_letters.items()}
+    if not new:
+        raise errors.NothingNew("No new letter is on the board: there is no write to read.")
+    squares = sorted(new)
+    outside = [square for square in squares if not before.on_board(square)]
+    if outside:
+        raise errors.OffBoard(
+            f"{_names(outside)} {'is' if len(outside) == 1 else 'are'} off the {before.rows}x{before.cols} board.",
+            outside)
+    after = before.with_letters(new)
+    if len(squares) == 1:
+        only = squares[0]
+        direction = Direction.DOWN if (not _touches(after, only, Direction.ACROSS)
+                                       and _touches(after, only, Direction.DOWN)) else Direction.ACROSS
+    elif len({square.row for square in squares}) == 1:
+        direction = Direction.ACROSS
+    elif len({square.col for square in squares}) == 1:
+        direction = Direction.DOWN
+    else:
+        raise errors.NotInOneLine(
+            f"The new letters on {_names(squares)} are not in one row or column: they make no single word.",
+            squares)
+    first, last = squares[0], squares[-1]
+    span = max(last.row - first.row, last.col - first.col)
+    gaps = [square for square in (first.step(direction, k) for k in range(span)) if square not in after]
+    if gaps:
+        raise errors.NotInOneLine(
+            f"The new letters on {_names(squares)} leave {_names(gaps)} empty between them: "
+            "they make no single word.", gaps)
+    word = after.run_through(first, direction)
+    return InferredWrite(word.text, word.start, direction, word.squares, tuple((s, new[s]) for s in squares))

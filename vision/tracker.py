@@ -5,8 +5,9 @@ Every frame is first compared, at 160x90, with the previous one (the cheap stead
 Once the picture has been still for ``still_seconds`` after a change, one full read is made (and
 every ``recheck_seconds`` anyway, for changes too slow to see between two frames); if any square is
 occluded (a hand, an arm, a pen over the board) nothing is committed and the tracker waits for
-the next movement. Otherwise the read is compared with the last committed board and each new
-run of letters becomes a :class:`WriteDetection`.
+the next movement. Otherwise the read is compared with the last committed board: vision reports
+what changed, each new run of letters with its confidence and images, and the rules infer the write
+it stands for (:func:`rules.placement.infer_write`); the two together are a :class:`WriteDetection`.
 
 >>> from rules.board import parse_board
 >>> from rules.squares import Square
@@ -29,6 +30,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from rules.errors import NotInOneLine
+from rules.grid import Grid
+from rules.placement import InferredWrite, infer_write
 from rules.squares import Direction, Square
 from vision.cells import INK, OCCLUDED
 from vision.errors import BadImage, BoardNotFound
@@ -40,18 +44,37 @@ from vision.words import CONFIRM_BELOW
 
 @dataclass(frozen=True)
 class WriteDetection:
-    """New letters written in one line, and the whole word they are part of."""
+    """New letters read in one line (what changed on the board), and the write they stand for."""
 
-    text: str  #: the whole word along ``direction`` after the write (letters already there included)
-    start: Square
-    direction: Direction
-    squares: tuple[Square, ...]  #: the newly written squares
-    letters: str  #: the letters read in ``squares``
+    write: InferredWrite  #: the whole word the new letters make, letters already there included
     confidences: tuple[float, ...]  #: per new square
     confidence: float  #: the word's (lexicon decoding) confidence
     t: float
     #: the new squares' normalised letter images (what the writer's hand memory learns once the word is confirmed)
     images: tuple[np.ndarray, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def squares(self) -> tuple[Square, ...]:
+        """The newly written squares, in reading order."""
+        return self.write.new_squares
+
+    @property
+    def letters(self) -> str:
+        """The letters read in :attr:`squares`."""
+        return "".join(letter for _, letter in self.write.new_letters)
+
+    @property
+    def text(self) -> str:
+        """The whole word along :attr:`direction` after the write."""
+        return self.write.text
+
+    @property
+    def start(self) -> Square:
+        return self.write.start
+
+    @property
+    def direction(self) -> Direction:
+        return self.write.direction
 
     @property
     def needs_confirmation(self) -> bool:
@@ -67,8 +90,7 @@ class WriteDetection:
 
     def to_event(self) -> dict:
         """A DESIGN.md ``write`` event (the session adds ``player``)."""
-        return {"type": "write", "text": self.text, "row": self.start.row, "col": self.start.col,
-                "dir": self.direction.value, "confidence": round(float(self.confidence), 3)}
+        return {**self.write.event(), "confidence": round(float(self.confidence), 3)}
 
 
 class Tracker:
@@ -139,7 +161,9 @@ class Tracker:
 
         A lone mark, a written square with no written square beside it, is no word in any of the
         games: it is neither reported nor committed (a glare speck read as a letter, or the first
-        letter of a word still being written, is looked at again with its neighbours)."""
+        letter of a word still being written, is looked at again with its neighbours). New letters
+        that make no single word (an L of letters written in one go) are committed as read but
+        reported as no write: the host enters what they are."""
         rows, cols = read.states.shape
         inked = read.states == INK
         beside = np.zeros_like(inked)
@@ -153,56 +177,55 @@ class Tracker:
         for r in range(rows):
             for c in range(cols):
                 self.committed[r][c] = read.rows[r][c] if standing[r, c] else "."
+        written = Grid.from_rows(self.committed_rows)
         out = []
-        for group in _groups(new):
-            det = self._detection(read, group, t)
+        for group in _groups(new, written):
+            det = self._detection(read, group, written, t)
+            if det is None:
+                continue
             key = (det.text, det.start, det.direction, det.squares)
-            if det is not None and key != self._last:
+            if key != self._last:
                 self._last = key
                 out.append(det)
         return out
 
-    def _detection(self, read: BoardRead, group: list[Square], t: float) -> WriteDetection:
-        if len(group) > 1:
-            direction = Direction.ACROSS if len({s.row for s in group}) == 1 else Direction.DOWN
-        else:
-            s = group[0]
-            across = any(0 <= s.col + d < len(self.committed[0]) and self.committed[s.row][s.col + d] != "." for d in (-1, 1))
-            direction = Direction.ACROSS if across else (
-                Direction.DOWN if any(0 <= s.row + d < len(self.committed) and self.committed[s.row + d][s.col] != "."
-                                      for d in (-1, 1)) else Direction.ACROSS)
-        dr, dc = (0, 1) if direction is Direction.ACROSS else (1, 0)
-        start = min(group)
-        while 0 <= start.row - dr and 0 <= start.col - dc and self.committed[start.row - dr][start.col - dc] != ".":
-            start = Square(start.row - dr, start.col - dc)
-        squares, s = [], start
-        while s.row < len(self.committed) and s.col < len(self.committed[0]) and self.committed[s.row][s.col] != ".":
-            squares.append(s)
-            s = Square(s.row + dr, s.col + dc)
-        text = "".join(self.committed[q.row][q.col] for q in squares)
-        word = next((w for w in read.words if w.direction is direction and set(group) <= set(w.squares)), None)
+    def _detection(self, read: BoardRead, group: list[Square], written: Grid, t: float) -> WriteDetection | None:
+        """The new squares of ``group`` as a write on the ``written`` board (None when they make
+        no single word: an L of letters)."""
+        try:
+            write = infer_write(written.without(group), {q: written[q] for q in group})
+        except NotInOneLine:
+            return None
+        word = next((w for w in read.words if w.direction is write.direction and set(group) <= set(w.squares)), None)
         confidence = word.confidence if word is not None else float(min(read.confidence[q] for q in group))
-        return WriteDetection(text, start, direction, tuple(group), "".join(self.committed[q.row][q.col] for q in group),
-                              tuple(float(read.confidence[q]) for q in group), confidence, t,
-                              tuple(read.images[q] for q in group if q in read.images))
+        return WriteDetection(write, tuple(float(read.confidence[q]) for q in write.new_squares), confidence, t,
+                              tuple(read.images[q] for q in write.new_squares if q in read.images))
 
 
-def _groups(squares: list[Square]) -> list[list[Square]]:
-    """New squares split into lines: all of them when they share a row or a column, otherwise
-    their 4-connected groups."""
-    if not squares:
-        return []
-    if len({s.row for s in squares}) == 1 or len({s.col for s in squares}) == 1:
-        return [sorted(squares)]
-    left, groups = set(squares), []
+def _groups(squares: list[Square], written: Grid) -> list[list[Square]]:
+    """New squares split into the writes they may be: two belong together when they are in one
+    row or column with nothing but ``written`` squares between them. Letters put on both sides
+    of a word already there are one write; two words written apart in one row are two.
+
+    >>> g = Grid.from_rows(["AB..CD", "..X...", "..YZ.."])
+    >>> _groups([Square(0, 0), Square(0, 1), Square(0, 4), Square(0, 5)], g)
+    [[Square(row=0, col=0), Square(row=0, col=1)], [Square(row=0, col=4), Square(row=0, col=5)]]
+    >>> _groups([Square(0, 1), Square(2, 3)], g)   # B and Z are not in one line: apart
+    [[Square(row=0, col=1)], [Square(row=2, col=3)]]
+    """
+    new, left, groups = set(squares), set(squares), []
     while left:
         stack, group = [left.pop()], []
         while stack:
-            s = stack.pop()
-            group.append(s)
-            for n in (Square(s.row + 1, s.col), Square(s.row - 1, s.col), Square(s.row, s.col + 1), Square(s.row, s.col - 1)):
-                if n in left:
-                    left.remove(n)
-                    stack.append(n)
+            square = stack.pop()
+            group.append(square)
+            for direction in Direction:
+                for way in (1, -1):
+                    other = square.step(direction, way)
+                    while other in written and other not in new:
+                        other = other.step(direction, way)
+                    if other in left:
+                        left.remove(other)
+                        stack.append(other)
         groups.append(sorted(group))
     return sorted(groups)

@@ -8,7 +8,8 @@ import pytest
 
 from rules.squares import Square
 from tabletop.resources import load_board
-from tabletop.session.devices.tile_input import _line, camera_view
+from tabletop.session.devices.tile_input import TileCameraInput, camera_view
+from vision.tilewatch import TileMove
 from vision.synth.tilescene import tile_scene
 from vision.tiles import TileReader
 from vision.tilewatch import TileWatcher
@@ -48,12 +49,41 @@ def test_the_camera_sees_blanks_and_exclusion_blanks_as_blank_tiles():
     assert camera_view(Game()) == ["CA?", "...", "..?"]
 
 
-def test_new_tiles_are_extended_to_the_whole_word_in_their_line():
-    grid = ["....", ".CA.", "....", "...."]
-    assert _line((Square(1, 3),), grid) == ("across", [Square(1, 1), Square(1, 2), Square(1, 3)])
-    assert _line((Square(2, 1), Square(3, 1)), grid) == ("down", [Square(1, 1), Square(2, 1), Square(3, 1)])
-    assert _line((Square(0, 0), Square(3, 3)), grid) is None           # not in one line
-    assert _line((Square(3, 0), Square(3, 3)), grid) is None           # a gap between them
+def tile_input(grid):
+    """A tile camera input for a game showing ``grid`` (no camera, no watcher: just its moves)."""
+    import types
+
+    game = types.SimpleNamespace(state=lambda: {"grid": grid})
+    camera = TileCameraInput.__new__(TileCameraInput)
+    camera.session = types.SimpleNamespace(game=game, setup=types.SimpleNamespace(language="en"),
+                                           lexicon={"CAT", "CAB", "COT"})
+    return camera
+
+
+def move(letters, unsure=False, taken=()):
+    return TileMove(tuple(letters), tuple(letters.values()), tuple(taken), unsure, 0.0)
+
+
+def test_new_tiles_are_the_write_of_the_whole_word_in_their_line():
+    camera = tile_input(["....", ".CA.", "....", "...."])
+    assert camera.event_for(move({Square(1, 3): "T"})) == (
+        {"type": "write", "text": "CAT", "row": 1, "col": 1, "dir": "across"}, False)
+    assert camera.event_for(move({Square(2, 1): "O", Square(3, 1): "W"}, unsure=True)) == (
+        {"type": "write", "text": "COW", "row": 1, "col": 1, "dir": "down"}, True)
+    assert camera.event_for(move({Square(0, 0): "A", Square(3, 3): "B"})) == (None, False)   # not in one line
+    assert camera.event_for(move({Square(3, 0): "A", Square(3, 3): "B"})) == (None, False)   # a gap between them
+    assert camera.event_for(move({}, taken=[Square(1, 1)])) == (None, False)               # tiles only taken up
+
+
+def test_a_new_blank_tile_is_guessed_from_the_dictionary_and_asked_about():
+    camera = tile_input(["....", ".CA.", "....", "...."])
+    assert camera.event_for(move({Square(1, 3): "?"})) == (
+        {"type": "write", "text": "CAb", "row": 1, "col": 1, "dir": "across"}, True)
+
+
+def test_a_letter_on_a_blanks_square_takes_the_blank():
+    camera = tile_input(["....", ".Ca.", "....", "...."])
+    assert camera.event_for(move({Square(1, 2): "A"})) == ({"type": "take_blank", "row": 1, "col": 2}, False)
 
 
 @pytest.mark.slow

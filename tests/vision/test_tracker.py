@@ -99,3 +99,59 @@ def test_a_lone_mark_is_no_word_until_its_neighbours_are_written(small_board):
     for i in range(6, 12):
         emitted += tracker.feed(make_scene(small_board, whole, seed=9, glare=False, frame_no=i).frame, 0.1 * i)
     assert [(d.text, d.start, len(d.squares)) for d in emitted] == [("TEA", Square(5, 4), 3)]
+
+
+def stub_read(rows):
+    """A read of ``rows`` (every letter sure), without a frame: what :meth:`Tracker.commit` looks at."""
+    import types
+
+    import numpy as np
+
+    states = np.array([[int(ch != ".") for ch in row] for row in rows])
+    return types.SimpleNamespace(rows=rows, states=states, words=[], images={},
+                                 confidence=np.ones(states.shape))
+
+
+def stub_tracker(baseline):
+    import types
+
+    board = types.SimpleNamespace(rows=len(baseline), cols=len(baseline[0]))
+    return Tracker(types.SimpleNamespace(board=board), baseline=baseline)
+
+
+def test_a_commit_reports_the_whole_word_the_new_letters_make():
+    tracker = stub_tracker(["......", "..AT..", "......"])
+    (det,) = tracker.commit(stub_read(["......", ".MATE.", "......"]), 1.0)
+    assert (det.text, det.start, det.squares, det.letters) == ("MATE", Square(1, 1), (Square(1, 1), Square(1, 4)), "ME")
+    assert det.to_event() == {"type": "write", "text": "MATE", "row": 1, "col": 1, "dir": "across", "confidence": 1.0}
+    assert tracker.commit(stub_read(["......", ".MATE.", "......"]), 2.0) == []          # nothing new
+
+
+def test_a_single_new_letter_goes_the_way_it_touches_letters_across_first():
+    tracker = stub_tracker(["......", "..AT..", "..N..."])
+    (det,) = tracker.commit(stub_read(["......", "..AT..", "..NO.."]), 1.0)
+    assert (det.text, det.direction.value) == ("NO", "across")                  # also under T: across first
+    tracker = stub_tracker(["......", "..AT..", "......"])
+    (det,) = tracker.commit(stub_read(["..O...", "..AT..", "......"]), 1.0)
+    assert (det.text, det.start, det.direction.value) == ("OA", Square(0, 2), "down")
+
+
+def test_words_written_apart_in_one_row_are_two_writes():
+    tracker = stub_tracker(["......", "......", "......"])
+    out = tracker.commit(stub_read(["......", "AB..CD", "......"]), 1.0)
+    assert [(d.text, d.start) for d in out] == [("AB", Square(1, 0)), ("CD", Square(1, 4))]
+
+
+def test_letters_on_both_sides_of_a_word_are_one_write():
+    tracker = stub_tracker(["......", "..AT..", "......", "..O..."])
+    out = tracker.commit(stub_read(["......", ".MATE.", "......", ".DOG.."]), 1.0)
+    assert [(d.text, d.squares) for d in out] == [("MATE", (Square(1, 1), Square(1, 4))),
+                                                  ("DOG", (Square(3, 1), Square(3, 3)))]
+
+
+def test_an_l_of_new_letters_is_committed_but_no_write():
+    tracker = stub_tracker(["......", "......", "......"])
+    assert tracker.commit(stub_read(["AB....", ".C....", "......"]), 1.0) == []
+    assert tracker.committed_rows[:2] == ["AB....", ".C...."]
+    (det,) = tracker.commit(stub_read(["AB....", ".C....", ".D...."]), 2.0)   # the next write is read as usual
+    assert (det.text, det.direction.value) == ("BCD", "down")

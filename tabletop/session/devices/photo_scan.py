@@ -97,9 +97,9 @@ class PhotoScanner:
             raise ScanRefused("No new word in the photo: the board reads as the table already has it.")
         words = []
         for detection in detections:
-            self.session.camera_read(detection.to_event(), True, source=source, lesson=detection.lesson())
-            words.append({"text": detection.text, "row": detection.start.row, "col": detection.start.col,
-                          "dir": detection.direction.value, "confidence": round(float(detection.confidence), 3)})
+            event = detection.to_event()
+            self.session.camera_read(event, True, source=source, lesson=detection.lesson())
+            words.append({key: event[key] for key in ("text", "row", "col", "dir", "confidence")})
         shown = ", ".join(f"{w['text']} (row {w['row']}, column {w['col']}, {w['dir']})" for w in words)
         return {"status": "offered", "words": words,
                 "message": f"Read {shown} for {writer}: the host confirms it on the console."}

@@ -1,7 +1,7 @@
 """Frames from a camera over a board of letter tiles, through the tile watcher, becoming the
 moves they show: tiles put down in one line are a ``write`` of the whole word they make (the
-tiles already in that line included) by the player whose turn it is; a letter put on a blank's
-square is a ``take_blank``. A move the camera cannot be sure of waits for the host (the host
+tiles already in that line included: :func:`rules.placement.infer_write`) by the player whose
+turn it is; a letter put on a blank's square is a ``take_blank``. A move the camera cannot be sure of waits for the host (the host
 page's camera reads, or ``confirm`` at the console): a square read unsure, or a blank tile put
 down (the photo cannot say which letter it stands for: the dictionary's guess is offered).
 """
@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.squares import Square
+from rules.errors import NotInOneLine
+from rules.placement import infer_write
+from tabletop.session.camera_reads import CameraMove
 from tabletop.session.core import Session
 from tabletop.session.devices.camera_feed import CameraFeed
 
@@ -57,15 +59,11 @@ class TileCameraInput(CameraFeed):
             sq = move.squares[0]
             if grid[sq.row][sq.col].islower():               # the letter a blank stood for, put on it
                 return {"type": "take_blank", "row": sq.row, "col": sq.col}, doubtful
-        line = _line(move.squares, grid)
-        if line is None:
+        try:
+            write = infer_write(grid, dict(zip(move.squares, move.letters)))
+        except NotInOneLine:                                # tiles put down apart: no one word
             return None, False
-        direction, squares = line
-        put = dict(zip(move.squares, move.letters))
-        text = "".join(put.get(sq, grid[sq.row][sq.col]) for sq in squares)
-        guessed = self._fill_blanks(text)
-        event = {"type": "write", "row": squares[0].row, "col": squares[0].col, "dir": direction, "text": guessed}
-        return event, doubtful or BLANK in text
+        return {**write.event(), "text": self._fill_blanks(write.text)}, doubtful or BLANK in write.text
 
     def _fill_blanks(self, text: str) -> str:
         """``text`` with each ``?`` (a new blank tile) as the lowercase letter that makes it a
@@ -96,15 +94,10 @@ class TileCameraInput(CameraFeed):
             if event is None:
                 self.session.set_device("camera", "the camera saw tiles that make no move: the host enters it")
                 continue
-            event["t"] = t
-            if event["type"] == "take_blank":
-                if ask:
-                    self.session.set_device("camera", "a letter seems to be on a blank's square: the host enters it")
-                else:
-                    player = self.session.table.writer(self.session.game)
-                    results.append(self.session.submit({**event, "player": player}, source="camera"))
+            if event["type"] == "take_blank" and ask:
+                self.session.set_device("camera", "a letter seems to be on a blank's square: the host enters it")
                 continue
-            result = self.session.camera_read(event, needs_confirmation=ask)
+            result = self.session.camera_move(CameraMove(event, t, sure=not ask))
             if result is not None:
                 results.append(result)
         if results:                                  # what the rules accepted is the board now
@@ -114,38 +107,3 @@ class TileCameraInput(CameraFeed):
     def resync(self) -> None:
         """Take the board as the rules hold it as what the camera has seen (after the host entered a move)."""
         self.watcher.committed = camera_view(self.session.game)
-
-
-def _line(squares: tuple[Square, ...], grid: list[str]) -> tuple[str, list[Square]] | None:
-    """The direction and squares of the whole word the new ``squares`` make with the tiles
-    already in their line (a single new tile goes the way it touches other tiles, across first);
-    None when the new tiles are not in one line."""
-    rows, cols = {s.row for s in squares}, {s.col for s in squares}
-    height, width = len(grid), len(grid[0])
-    new = set(squares)
-
-    def filled(r: int, c: int) -> bool:
-        return 0 <= r < height and 0 <= c < width and (Square(r, c) in new or grid[r][c] != ".")
-
-    if len(squares) == 1:
-        s = squares[0]
-        across = filled(s.row, s.col - 1) or filled(s.row, s.col + 1)
-        direction = "across" if across or not (filled(s.row - 1, s.col) or filled(s.row + 1, s.col)) else "down"
-    elif len(rows) == 1:
-        direction = "across"
-    elif len(cols) == 1:
-        direction = "down"
-    else:
-        return None
-    dr, dc = (0, 1) if direction == "across" else (1, 0)
-    first = min(squares, key=lambda s: (s.row, s.col))
-    last = max(squares, key=lambda s: (s.row, s.col))
-    while filled(first.row - dr, first.col - dc):
-        first = Square(first.row - dr, first.col - dc)
-    while filled(last.row + dr, last.col + dc):
-        last = Square(last.row + dr, last.col + dc)
-    length = (last.col - first.col if direction == "across" else last.row - first.row) + 1
-    line = [Square(first.row + k * dr, first.col + k * dc) for k in range(length)]
-    if not all(filled(s.row, s.col) for s in line):
-        return None
-    return direction, line
