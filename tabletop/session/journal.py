@@ -10,7 +10,20 @@ lexicon references, the tokens of its web pages) and its inputs in ``entries``, 
   between the two leaves it ``pending``; resuming applies it again, which is safe because the
   rules are deterministic.
 * ``kind = 'undo'``: the host took back the accepted event ``body.seq``.
-* ``kind = 'pause'`` / ``'resume'``: the host stopped or restarted the table clock.
+* ``kind = 'pause'`` and ``kind = 'resume'``: the host stopped or restarted the table clock.
+
+Those four are the session core's (:mod:`tabletop.session.game_core`); each other kind belongs
+to the part of the session that writes and replays it (:mod:`tabletop.session.parts`):
+
+* ``kind = 'window'``: the host opened a private entry window (``id``, ``seats``, ``deadline``,
+  ``prompt``; :mod:`tabletop.session.entry_windows`).
+* ``kind = 'entry'``: a seat's entry in such a window (``window``, ``seat``, ``text``).
+* ``kind = 'hand-lesson'``: the letters of a confirmed camera read and their images, which teach
+  the writer's hand (``player``, ``letters``, ``images``; :mod:`tabletop.session.hands`).
+* ``kind = 'hand-reset'``: the host made the reader forget ``player``'s hand.
+
+Every kind but ``event`` is stored ``done``. Resuming replays each entry through its kind's
+replayer; an entry of a kind the table does not know is skipped and reported.
 
 The database runs in WAL mode with ``synchronous=FULL``: a committed entry survives a power cut.
 The table clock is checkpointed in ``games.clock`` so a resumed game continues its time. The
