@@ -17,6 +17,9 @@ from typing import TYPE_CHECKING, Any, Mapping
 from tabletop.session.parts import Part
 from tabletop.session.refusals import EntryRefused
 
+#: at most this many reads wait for the host; a newer one replaces the oldest
+MOST_PENDING = 8
+
 if TYPE_CHECKING:
     from tabletop.session.hands import Hands
     from tabletop.session.result import Result
@@ -76,7 +79,10 @@ class CameraReads(Part):
                 result = self.core.submit(event, source=source)
                 self._learn_from(result, move.lesson)
                 return result
+            if any(_same(event, waiting) for waiting, _lesson in self.pending):
+                return None                       # the same read again (a second scan, a second look)
             self.pending.append((event, move.lesson))
+            del self.pending[:-MOST_PENDING]
             self.core.publish({"kind": "camera", "pending": len(self.pending)})
             return None
 
@@ -107,3 +113,14 @@ class CameraReads(Part):
             event, _lesson = self._take(index)
             self.core.publish({"kind": "camera", "pending": len(self.pending)})
             return event
+
+
+def _same(one: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+    """Whether two pending reads are the same move (their times and confidences aside).
+
+    >>> _same({"type": "write", "text": "CAT", "t": 1.0}, {"type": "write", "text": "CAT", "t": 2.5})
+    True
+    """
+    ignored = ("t", "confidence")
+    return {k: v for k, v in one.items() if k not in ignored} == {k: v for k, v in other.items() if k not in ignored}
+

@@ -57,3 +57,17 @@ def test_a_kind_nobody_knows_is_reported_and_the_rest_resumes(tmp_path):
     again = Session.resume(Journal(path), "g", lexicon=Lexicon(WORDS), clock=SimClock())
     assert len(again.game.events) == 1
     assert any("'hologram'" in w and "skipped" in w for w in again.resume_warnings)
+
+
+def test_pending_camera_reads_are_deduplicated_and_capped(tmp_path):
+    from tabletop.session.camera_reads import MOST_PENDING
+
+    session = new(tmp_path)
+    write = {"type": "write", "text": "CAT", "row": 7, "col": 5, "dir": "across"}
+    for t in range(5):                                  # the same read, scanned five times
+        session.camera_move(CameraMove({**write, "confidence": 0.5 + t / 10}, float(t), sure=False))
+    assert len(session.pending_reads) == 1
+    for col in range(3 * MOST_PENDING):                 # many different reads: the newest are kept
+        session.camera_move(CameraMove({**write, "col": col % 15, "row": col // 15}, 10.0 + col, sure=False))
+    reads = session.pending_reads
+    assert len(reads) == MOST_PENDING and reads[-1]["t"] == 10.0 + 3 * MOST_PENDING - 1
