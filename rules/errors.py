@@ -43,13 +43,20 @@ class RecordFormatError(RulesError, ValueError):
 
 
 class Rejection(RulesError):
-    """An event the rules refuse. ``squares`` lists the squares the message talks about."""
+    """An event the rules refuse. ``squares`` lists the squares the message talks about;
+    ``private_to`` names the player whose private things the message shows (a sealed word, a
+    rack, a hand of cards): the table tells it to that player alone (and the host).
+
+    >>> Rejection("Ann's cards: M N.", private_to="Ann").private_to
+    'Ann'
+    """
 
     rule = "rejected"
 
-    def __init__(self, message: str, squares: Iterable[Square] = ()):
+    def __init__(self, message: str, squares: Iterable[Square] = (), *, private_to: str | None = None):
         super().__init__(message)
         self.squares = tuple(squares)
+        self.private_to = private_to
 
 
 class OffBoard(Rejection):

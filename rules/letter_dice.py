@@ -279,19 +279,20 @@ class LetterDiceGame(Game):
         return faces
 
     def _word(self, event: Event) -> Outcome:
+        # a word is sealed until the reveal: a refusal that shows it is told to its writer alone
         player, row, raw = event.by, event["row"], event["word"]
         shown = "a cross" if raw is None else (letters_of(raw) or repr(raw))
         if not self.writing or self.round is None:
             raise NoRound(f"{player} wrote {shown} on row {row}, but no round is under way: "
-                          f"words wait for the next roll.")
+                          f"words wait for the next roll.", private_to=player)
         if not 1 <= row <= len(self.sheet):
-            raise RowRejected(f"{player}'s sheet has rows 1 to {len(self.sheet)}, not row {row} ({shown}).")
+            raise RowRejected(f"{player}'s sheet has rows 1 to {len(self.sheet)}, not row {row} ({shown}).", private_to=player)
         if row in self.used_rows[player]:
-            raise RowRejected(f"{player} has used row {row} already; {shown} must go on a free row.")
+            raise RowRejected(f"{player} has used row {row} already; {shown} must go on a free row.", private_to=player)
         squares = self.sheet[row - 1][0]
         if raw is not None and len(letters_of(raw)) != squares:
             raise RowRejected(f"Row {row} has {squares} squares, and {shown} has {len(letters_of(raw))} letters: "
-                              f"a word fills its row exactly.")
+                              f"a word fills its row exactly.", private_to=player)
         self.used_rows[player].add(row)
         self.round.entries.append(Entry(player, row, None if raw is None else _spelling(raw)))
         what = "cross" if raw is None else "word"

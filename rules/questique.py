@@ -513,7 +513,7 @@ class QuestiqueGame(Game):
         short = self.supply.missing(player, tiles)
         if short:
             raise NotInRack(f"{player}'s rack has no {' '.join(short)} for this word (the rack: "
-                            f"{' '.join(self.supply.racks[player])}).", list(new))
+                            f"{' '.join(self.supply.racks[player])}).", list(new), private_to=player)
         self.supply.take(player, tiles)
 
     def _describe_write(self, player: str, placement: Placement, quadrant: int | None, stars: tuple[Square, ...]) -> str:
@@ -571,7 +571,7 @@ class QuestiqueGame(Game):
         if self.supply is not None:
             if self.supply.missing(player, [letter]):
                 raise NotInRack(f"{player} needs a {letter} to put down for the blank on {square.name} "
-                                f"(the rack: {' '.join(self.supply.racks[player])}).", [square])
+                                f"(the rack: {' '.join(self.supply.racks[player])}).", [square], private_to=player)
             self.supply.take(player, [letter])
             self.supply.give(player, BLANK)
         else:
@@ -583,11 +583,12 @@ class QuestiqueGame(Game):
         if self.supply is not None:
             tiles = [BLANK if t == BLANK else t for t in tiles_text.replace(" ", "").upper()]
             if not tiles:
-                raise NotInRack(f"Say which tiles {player} puts back (the rack: {' '.join(self.supply.racks[player])}).")
+                raise NotInRack(f"Say which tiles {player} puts back (the rack: {' '.join(self.supply.racks[player])}).",
+                                private_to=player)
             short = self.supply.missing(player, tiles)
             if short:
                 raise NotInRack(f"{player}'s rack has no {' '.join(short)} to exchange (the rack: "
-                                f"{' '.join(self.supply.racks[player])}).")
+                                f"{' '.join(self.supply.racks[player])}).", private_to=player)
             if len(self.supply.bag) < len(tiles):
                 raise NotInRack(f"The bag holds {len(self.supply.bag)} tiles, too few to exchange {len(tiles)}.")
             self.supply.exchange(player, tiles)

@@ -159,7 +159,8 @@ class SequenceLettersGame(Game):
 
     def _holds(self, player: str, card: str) -> None:
         if self.virtual and card not in self.hands[player]:
-            raise errors.NotPlayable(f"{player} has no {card} card; {player}'s cards: {' '.join(self.hands[player])}.")
+            raise errors.NotPlayable(f"{player} has no {card} card; {player}'s cards: {' '.join(self.hands[player])}.",
+                                     private_to=player)
 
     def _dead(self, player: str, card: str) -> Outcome:
         if self.dead_this_turn:

@@ -52,7 +52,7 @@ class Announcer:
                 if session.game.over and result["event"].get("type") in ("write", "pass", "end", "challenge", "remove"):
                     lines.append(session.game.standings())
             else:
-                lines = [result["message"]]
+                lines = [result.get("public_message") or result["message"]]   # never a private reason aloud
             for line in lines:
                 self.say(line)
         session.subscribe(on)

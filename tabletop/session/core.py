@@ -142,6 +142,10 @@ class Session:
         return self.core.log
 
     @property
+    def private_log(self) -> list[dict[str, Any]]:
+        return self.core.private_log
+
+    @property
     def paused(self) -> bool:
         return self.core.paused
 

@@ -80,7 +80,8 @@ class GameCore:
         self.lock = threading.RLock()
         self._subscribers: list[Callable[[dict[str, Any]], None]] = []
         self.applied: list[int] = []             # journal seq of each event in game.events
-        self.log: list[dict[str, Any]] = []
+        self.log: list[dict[str, Any]] = []          # what everyone may read
+        self.private_log: list[dict[str, Any]] = []  # private refusals, each with the player it is "to"
         self.last_result: Result | None = None
         self.paused = False
         self.resume_warnings: list[str] = []    # what resuming could not use, said to the host
@@ -155,7 +156,8 @@ class GameCore:
         try:
             outcome = self.game.apply(event)
         except errors.Rejection as rejection:
-            return Result(seq, "rejected", str(rejection), event, source, rule=rejection.rule)
+            return Result(seq, "rejected", str(rejection), event, source, rule=rejection.rule,
+                          private_to=rejection.private_to)
         except errors.EventFormatError as error:
             return Result(seq, "rejected", str(error), event, source, rule="malformed")
         self.applied.append(seq)
@@ -171,10 +173,15 @@ class GameCore:
         self.journal.settle(self.game_id, result.seq, result.status, payload)
 
     def _log(self, result: Result) -> None:
+        """The public log gets what everyone may see; a private refusal's words go to the private
+        log, which only its player's page and the host read."""
         if result.message:
-            self.log.append({"seq": result.seq, "t": result.event.get("t"), "status": result.status,
-                             "message": result.message})
+            line = {"seq": result.seq, "t": result.event.get("t"), "status": result.status}
+            self.log.append({**line, "message": result.public_message})
             del self.log[:-LOG_LINES]
+            if result.private_to is not None:
+                self.private_log.append({**line, "message": result.message, "to": result.private_to})
+                del self.private_log[:-LOG_LINES]
 
     # -- host actions ---------------------------------------------------------------------------
     def undo(self, source: str = "host") -> Result | None:

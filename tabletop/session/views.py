@@ -6,9 +6,10 @@ The secrecy rules live here, in one place:
 * :func:`scoreboard` is public: nothing in it is secret (no card answers, no hidden entries,
   no hand of cards).
 * :func:`seat` adds what only that seat may see: its own entries in the host's windows (the
-  others' after the deadline) and the game's private view of the seat
-  (:meth:`tabletop.games.table.TableGame.seat_view`).
-* :func:`host` adds the actions, every entry and the pending camera reads.
+  others' after the deadline), the reasons its own private entries were refused (a sealed
+  word, its rack, its cards: the public log only says that they were) and the game's private
+  view of the seat (:meth:`tabletop.games.table.TableGame.seat_view`).
+* :func:`host` adds the actions, every entry, every private refusal and the pending camera reads.
 
 Each takes the session (:class:`tabletop.session.core.Session`) and reads it under its lock.
 """
@@ -82,6 +83,7 @@ def host(session: "Session") -> dict[str, Any]:
         view["entries"] = session.entries_for(None)
         view["can_undo"] = bool(session.applied)
         view["pending_reads"] = session.pending_reads
+        view["private_log"] = [dict(line) for line in session.private_log[-12:]]
         return view
 
 
@@ -101,7 +103,8 @@ def seat(session: "Session", seat: str, *, buzzers: bool, scan: bool) -> dict[st
                 "board": None if board is None else {"rows": board.rows, "cols": board.cols},
                 "paused": view["paused"], "dice": view.get("dice"), "sheet": view.get("sheet"),
                 "free_rows": (view.get("free_rows") or {}).get(seat), "reveal": view.get("reveal"),
-                "scan": scan,
+                "scan": scan, "private_log": [{k: v for k, v in line.items() if k != "to"}
+                                              for line in session.private_log if line["to"] == seat][-5:],
                 **session.table.seat_view(session.game, seat)}
 
 
