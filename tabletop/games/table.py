@@ -62,6 +62,13 @@ class TableGame:
         """The event a buzz-in press by ``player`` stands for now (``None``: it means nothing)."""
         return None
 
+    def buzz_opened_at(self, game: Game) -> float | None:
+        """The table time the current question opened to buzz-ins (``None``: none is open).
+
+        No press may claim to predate it: a phone's stamp earlier than this is not believed.
+        """
+        return None
+
     def writer(self, game: Game) -> str | None:
         """Who the word the camera sees appear belongs to."""
         return game.whose_turn()

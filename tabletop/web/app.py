@@ -30,6 +30,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tabletop.session.core import BadEntry, EntryRefused, NotYourEntry, Session
+from tabletop.session.devices.phones import NoQuestionOpen, PhoneBuzzers
 from tabletop.session.devices.photo_scan import MAX_PHOTO_BYTES, PhotoScanner, ScanRefused, reads_photos
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
@@ -85,7 +86,7 @@ def _number(body: dict, key: str, default: float, low: float, high: float, whole
     return int(value) if whole else float(value)
 
 
-def _token(request: Request) -> str:
+def _token(request: Request | WebSocket) -> str:
     return request.headers.get("x-tabletop-token") or request.query_params.get("token") or ""
 
 
@@ -112,7 +113,7 @@ def make_app(session: Session) -> Starlette:
 
     session.subscribe(push)
 
-    def seat_of(request: Request) -> str | None:
+    def seat_of(request: Request | WebSocket) -> str | None:
         token = _token(request)
         for seat, seat_token in session.tokens.get("seats", {}).items():
             if token and hmac.compare_digest(token.encode(), seat_token.encode()):
@@ -211,10 +212,7 @@ def make_app(session: Session) -> Starlette:
         except ScanRefused as refused:
             return _refuse(str(refused), 422)
 
-    phones = None
-    if session.table.uses_buzzers:
-        from tabletop.session.devices.phones import PhoneBuzzers
-        phones = PhoneBuzzers(session)
+    phones: PhoneBuzzers | None = PhoneBuzzers(session) if session.table.uses_buzzers else None
 
     async def seat_state(request: Request):
         seat = seat_of(request)
@@ -262,25 +260,47 @@ def make_app(session: Session) -> Starlette:
         try:
             body = await _json_body(request)
             stamped = None if body.get("t") is None else _number(body, "t", 0, -1e9, 1e9)
+            used = await run_in_threadpool(phones.press, seat, stamped)
         except BadRequest as bad:
             return _refuse(str(bad), bad.status)
-        used = await run_in_threadpool(phones.press, seat, stamped)
-        return JSONResponse({"status": "accepted", "message": "Your hand is up.", "t": used})
+        except NoQuestionOpen as closed:
+            return _refuse(str(closed), 409)
+        return JSONResponse({"status": "accepted", "message": "Your hand is up.", "t": used.t,
+                             **({"ordered_by": "arrival"} if used.doubted else {})})
 
     async def clock_ws(websocket: WebSocket):
-        """The phones' clock: each message ``{"c": phone_ms}`` is answered with ``{"c": ..., "s": table_s}``."""
+        """The phones' clock: each message ``{"c": phone_ms}`` is answered with ``{"c": ..., "s": table_s}``.
+
+        On a seat's socket (``?token=``) the table also times the phone itself: after each answer
+        it sends a probe ``{"p": n}``, which the page echoes at once; the round trips bound what
+        that seat's buzz stamps may claim (:class:`~tabletop.session.devices.phones.RoundTrips`).
+        Anything else (a binary frame, text that is not a ping or an echo) is ignored.
+        """
+        seat = seat_of(websocket)
+        probes = phones.probes(seat) if phones is not None and seat is not None else None
         await websocket.accept()
         try:
             while True:
-                text = await websocket.receive_text()
-                if len(text) > 200:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                if not isinstance(text, str) or len(text) > 200:
                     continue
                 try:
-                    c = json.loads(text).get("c")
-                except (ValueError, AttributeError):
+                    data = json.loads(text)
+                except ValueError:
                     continue
+                if not isinstance(data, dict):
+                    continue
+                if probes is not None and "p" in data:
+                    probes.echo(data["p"])
+                    continue
+                c = data.get("c")
                 if isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c):
                     await websocket.send_text(json.dumps({"c": c, "s": session.clock.now()}, allow_nan=False))
+                    if probes is not None:
+                        await websocket.send_text(json.dumps({"p": probes.send()}))
         except (WebSocketDisconnect, RuntimeError):
             pass
 
