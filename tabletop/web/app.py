@@ -23,7 +23,7 @@ import time
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tabletop.session.core import BadEntry, EntryRefused, NotYourEntry, Session
 from tabletop.session.devices.phones import NoQuestionOpen, PhoneBuzzers
+from tabletop.web.limits import ServerLimits, guarded_protocol, nodelay
 from tabletop.session.devices.photo_scan import MAX_PHOTO_BYTES, PhotoScanner, ScanRefused, reads_photos
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
@@ -54,10 +55,13 @@ async def _bounded_body(request: Request, most: int, too_large: str) -> bytes:
     if declared is not None and (not declared.isdigit() or int(declared) > most):
         raise BadRequest(too_large, 413)
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > most:
-            raise BadRequest(too_large, 413)
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > most:
+                raise BadRequest(too_large, 413)
+    except ClientDisconnect:               # gone, or cut off by the server's body timeout
+        raise BadRequest("The request's body did not arrive in time.", 408) from None
     return body
 
 
@@ -355,15 +359,20 @@ def make_app(session: Session) -> Starlette:
 
 
 class WebServer:
-    """Serve a session's pages from a background thread (uvicorn)."""
+    """Serve a session's pages from a background thread (uvicorn), bounded by ``limits``
+    (connections per client and in total, head and body timeouts: :mod:`tabletop.web.limits`)."""
 
-    def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None):
+    def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None,
+                 limits: ServerLimits = ServerLimits()):
         import uvicorn
         self.session = session
         self.sock = sock or self.bind(host, port)
+        nodelay(self.sock)                  # accepted sockets inherit it (a socket made elsewhere, too)
         self.host, self.port = host, self.sock.getsockname()[1]
         self.app = make_app(session)
+        self.limits = limits
         config = uvicorn.Config(self.app, log_level="warning", lifespan="off", ws="websockets-sansio",
+                                http=guarded_protocol(limits), timeout_keep_alive=5,
                                 timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
@@ -377,7 +386,8 @@ class WebServer:
         if not 0 <= port <= 65535:
             raise UserError(f"--port must be from 0 to 65535, not {port}")
         try:
-            sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+            sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM,
+                                 socket.IPPROTO_TCP)     # so asyncio sets TCP_NODELAY on each accepted socket
         except OSError as error:
             raise UserError(f"cannot serve the pages on {host}: {error.strerror}") from None
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
