@@ -109,8 +109,8 @@ def guarded_protocol(limits: ServerLimits) -> type[asyncio.Protocol]:
 
         def _evict_idle(self) -> bool:
             """Close the oldest connection still waiting for its request head; whether there was one."""
-            idle = [c for c in self.connections if c is not self and getattr(c, "_head_pending", False)
-                    and not c.transport.is_closing()]
+            idle = [c for c in self.connections if isinstance(c, GuardedH11Protocol) and c is not self
+                    and c._head_pending and not c.transport.is_closing()]
             if not idle:
                 return False
             oldest = min(idle, key=lambda c: c._waiting_since)
