@@ -363,7 +363,7 @@ class QuestiqueGame(Game):
         square = event.square
         if square not in squares:
             raise errors.NotPlayable(f"{player}'s individual letter goes on {' or '.join(s.name for s in squares)}, "
-                                     f"not {square.name}.", squares)
+                                     f"not {self.board.label(square)}.", squares)
         letter = str(event["letter"]).strip().upper()
         self._check_letter(letter, square)
         self._check_set([letter])
@@ -564,6 +564,8 @@ class QuestiqueGame(Game):
         return ""
 
     def _take_blank(self, player: str, square: Square) -> Outcome:
+        if square not in self.board:
+            raise errors.OffBoard(f"There is no blank to take back at {self.board.label(square)}.", [])
         if square not in self.blanks:
             what = f"the {self.grid[square]} tile" if square in self.grid else "no tile"
             raise errors.NotPlayable(f"{square.name} holds {what}, not a blank: only a blank can be taken back.", [square])

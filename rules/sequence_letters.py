@@ -174,7 +174,7 @@ class SequenceLettersGame(Game):
 
     def _play(self, player: str, card: str, square: Square, colour: Any) -> Outcome:
         if square not in self.board:
-            raise errors.OffBoard(f"Row {square.row}, column {square.col} is off the {self.board.rows}x{self.board.cols} board.")
+            raise errors.OffBoard(f"There is no picture at {self.board.label(square)}.")
         if square not in self.pictures:
             raise errors.NotPlayable(f"{square.name} has no picture: chips go on pictures.")
         side = self.side_of[player]
