@@ -48,6 +48,20 @@ class Board:
             and 0 <= square[1] < self.cols
         )
 
+    def label(self, square: Square) -> str:
+        """The square as printed on this board (``'F8'``); one off it is named by its row and
+        column counted from 1, and said to be off the board (no ``'[-1][0]'``, no ``'CV100'``
+        that reads like a square of a bigger board).
+
+        >>> board = Board("a 19x19 board", 19, 19, Square(9, 9), {})
+        >>> board.label(Square(7, 5)), board.label(Square(-1, -1)), board.label(Square(99, 99))
+        ('F8', 'row 0, column 0 (off the board, whose squares run from A1 to S19)', 'row 100, column 100 (off the board, whose squares run from A1 to S19)')
+        """
+        if square in self:
+            return square.name
+        last = Square(self.rows - 1, self.cols - 1).name
+        return f"row {square[0] + 1}, column {square[1] + 1} (off the board, whose squares run from A1 to {last})"
+
     def squares(self) -> Iterator[Square]:
         """Every square in row-major order (row 0 first)."""
         for r in range(self.rows):

@@ -55,7 +55,7 @@ class CrosswordGame(Game):
         if policy.across_only and direction is not Direction.ACROSS:
             raise errors.WrongDirection(
                 f"At this level words are written across (left to right); "
-                f"{normalise(event['text'])} at {event.square.name} goes down.", [event.square])
+                f"{normalise(event['text'])} at {self.board.label(event.square)} goes down.", [event.square])
         placement = analyse(self.board, self.grid, event["text"], event.square, direction,
                             require_centre=policy.require_centre)
         if policy.check_dictionary:

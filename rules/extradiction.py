@@ -142,7 +142,8 @@ class ExtradictionGame(CrosswordGame):
             text = normalise(event["text"])
             if self.card_answer and text != self.card_answer:
                 raise errors.WrongAnswer(
-                    f"The card's word is {self.card_answer}; {text} at {event.square.name} is not it.", [event.square])
+                    f"The card's word is {self.card_answer}; {text} at {self.board.label(event.square)} is not it.",
+                    [event.square])
         else:
             self._take_card()
         turn = self.write(event)

@@ -198,6 +198,46 @@ def _copy_state(value: Any) -> Any:
     return value
 
 
+@dataclass(frozen=True)
+class OptionField:
+    """A set-up option a game reads from its record: its name and, for a choice, its values
+    (empty: the game checks the value itself, with its own sentence)."""
+
+    name: str
+    choices: tuple[Any, ...] = ()
+
+
+#: every game may be played with the physical pieces (what ``play --pieces physical`` sets)
+PHYSICAL_PIECES = OptionField("pieces", ("physical",))
+#: a game the table can also deal for: its own cards, tiles or dice from the seed
+ANY_PIECES = OptionField("pieces", ("physical", "virtual"))
+
+
+def check_options(title: str, options: Mapping[str, Any], fields: tuple[OptionField, ...]) -> None:
+    """A :class:`~rules.errors.RecordFormatError` for an option ``title`` does not declare in
+    ``fields``, or a choice outside its values; each names what is valid.
+
+    >>> check_options("Questique", {"pieces": "holographic"}, (ANY_PIECES,))
+    Traceback (most recent call last):
+    ...
+    rules.errors.RecordFormatError: 'pieces' must be one of physical, virtual, not 'holographic'
+    >>> check_options("eXtraDICTION", {"sheet": []}, (PHYSICAL_PIECES,))
+    Traceback (most recent call last):
+    ...
+    rules.errors.RecordFormatError: eXtraDICTION has no set-up option 'sheet'; its options are: pieces
+    """
+    declared = {f.name: f for f in fields}
+    for name, value in options.items():
+        field_ = declared.get(name)
+        if field_ is None:
+            known = ", ".join(sorted(declared)) or "none"
+            raise errors.RecordFormatError(f"{title} has no set-up option {str(name)[:40]!r}; its options are: {known}")
+        if field_.choices and not any(value == c and type(value) is type(c) for c in field_.choices):
+            raise errors.RecordFormatError(
+                f"{name!r} must be {'one of ' if len(field_.choices) > 1 else ''}"
+                f"{', '.join(str(c) for c in field_.choices)}, not {str(value)[:40]!r}")
+
+
 class Game:
     """Base of every game: the event loop, totals and the record of applied events."""
 
@@ -216,8 +256,11 @@ class Game:
     needs_board = True
     #: the board layers the game reads (a board file must have them)
     board_layers: tuple[str, ...] = ("values", "zones")
+    #: the set-up options the game reads from its record (any other is refused: :func:`check_options`)
+    option_fields: tuple[OptionField, ...] = (PHYSICAL_PIECES,)
 
     def __init__(self, setup: GameSetup, board: Board, lexicon: Lexicon):
+        check_options(self.title, setup.options, self.option_fields)
         n = len(setup.players)
         if not self.min_players <= n <= self.max_players:
             allowed = (f"{self.min_players}" if self.min_players == self.max_players

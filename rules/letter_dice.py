@@ -46,7 +46,7 @@ from typing import Any, Callable, Iterable
 from rules import errors
 from rules.board import Board
 from rules.events import BOOL, INT, NUM, TEXT, TEXT_LIST, TEXT_OR_NULL, Event, Schemas
-from rules.game import Action, Deadline, Game, GameSetup, Outcome, Turn
+from rules.game import ANY_PIECES, Action, Deadline, Game, GameSetup, OptionField, Outcome, Turn
 from rules.games import register_game
 from rules.letter_dice_sets import DEFAULT_SHEET, DICE, JOKER
 from rules.lexicon import Lexicon, normalise
@@ -188,6 +188,11 @@ class LetterDiceGame(Game):
     min_players, max_players = 2, 8
     needs_board = False
     after_end = ("time",)
+
+    #: the sheet, the sand timer and the house rules (docs/games/letter-dice.md); ``pieces`` for
+    #: ``play --pieces`` (the table rolls for the table either way)
+    option_fields = (OptionField("sheet"), OptionField("sand_seconds"), OptionField("own_repeats"),
+                     OptionField("cross_out"), OptionField("invalid_words_block"), ANY_PIECES)
 
     def __init__(self, setup: GameSetup, board: Board | None, lexicon: Lexicon):
         super().__init__(setup, board, lexicon)  # type: ignore[arg-type]

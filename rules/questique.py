@@ -43,7 +43,7 @@ from typing import Any, Mapping
 from rules import errors
 from rules.board import Board
 from rules.events import INT, NUM, TEXT, Event, Schemas
-from rules.game import Action, Game, GameSetup, Outcome, Turn
+from rules.game import ANY_PIECES, Action, Game, GameSetup, OptionField, Outcome, Turn
 from rules.games import register_game
 from rules.grid import Grid
 from rules.lexicon import Lexicon
@@ -126,6 +126,9 @@ class QuestiqueGame(Game):
     min_players, max_players = 1, 4
     board_layers = LAYERS
     variants = VARIANTS
+    #: the record's set-up fields (rules/questique_setup.py checks each value)
+    option_fields = (ANY_PIECES, OptionField("first"), OptionField("targets"), OptionField("themes"),
+                     OptionField("individual"), OptionField("excluded"))
 
     def __init__(self, setup: GameSetup, board: Board, lexicon: Lexicon):
         super().__init__(setup, board, lexicon)
@@ -224,9 +227,15 @@ class QuestiqueGame(Game):
             return
         if given is not None:
             for player, letter, square in parse_individual(given, self.setup.players):
-                self._check_letter(letter, square)
-                if square not in self.board or square in self.owner:
-                    raise errors.RecordFormatError(f"an individual letter's square {square.name} is off the board or taken")
+                if len(letter) != 1 or (self.alphabet and letter not in self.alphabet):
+                    raise errors.RecordFormatError(
+                        f"{player}'s individual letter {letter!r} is not a letter of the {self.setup.language} tiles "
+                        f"({self.alphabet})" if self.alphabet else
+                        f"{player}'s individual letter {letter!r} is not one letter")
+                if square not in self.board:
+                    raise errors.RecordFormatError(f"{player}'s individual letter is on {self.board.label(square)}")
+                if square in self.owner:
+                    raise errors.RecordFormatError(f"{player}'s individual letter's square {square.name} is taken")
                 self._put_individual(player, letter, square)
             return
         for player in self.setup.players:
@@ -363,7 +372,7 @@ class QuestiqueGame(Game):
         square = event.square
         if square not in squares:
             raise errors.NotPlayable(f"{player}'s individual letter goes on {' or '.join(s.name for s in squares)}, "
-                                     f"not {square.name}.", squares)
+                                     f"not {self.board.label(square)}.", squares)
         letter = str(event["letter"]).strip().upper()
         self._check_letter(letter, square)
         self._check_set([letter])
@@ -564,6 +573,8 @@ class QuestiqueGame(Game):
         return ""
 
     def _take_blank(self, player: str, square: Square) -> Outcome:
+        if square not in self.board:
+            raise errors.OffBoard(f"There is no blank to take back at {self.board.label(square)}.", [])
         if square not in self.blanks:
             what = f"the {self.grid[square]} tile" if square in self.grid else "no tile"
             raise errors.NotPlayable(f"{square.name} holds {what}, not a blank: only a blank can be taken back.", [square])

@@ -133,6 +133,9 @@ def parse_individual(value: Any, players: tuple[str, ...]) -> list[tuple[str, st
             raise errors.RecordFormatError(f"an individual letter is one letter, not {str(letter)[:20]!r}")
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col)):
             raise errors.RecordFormatError("an individual letter's row and col are whole numbers")
+        if len(normalise(letter)) != 1:
+            raise errors.RecordFormatError(f"{player}'s individual letter {letter!r} reads as {normalise(letter)}, "
+                                           "not one letter of the tiles")
         letters.append((player, normalise(letter), Square(row, col)))
     return letters
 

@@ -41,6 +41,8 @@ def _short(value: Any) -> str:
 
 
 _KNOWN = ("game", "variant", "board", "language", "players", "seed", "lexicon", "rounds", "events")
+#: record fields for the dictionary, not the game (house rules: tabletop/records.py amends the lexicon)
+HOUSE_RULES = ("add_words", "remove_words")
 
 
 class ReplayError(errors.RulesError):
@@ -111,9 +113,11 @@ class Record:
         )
 
     def setup(self) -> GameSetup:
-        """The game's set-up; the record's other fields (``pieces``, ``sheet``...) are its options."""
+        """The game's set-up; the record's other fields (``pieces``, ``sheet``...) are its options
+        (but the dictionary's house rules, :data:`HOUSE_RULES`)."""
         return GameSetup(self.game, self.players, variant=self.variant, seed=self.seed,
-                         language=self.language, rounds=self.rounds, options=dict(self.extra))
+                         language=self.language, rounds=self.rounds,
+                         options={k: v for k, v in self.extra.items() if k not in HOUSE_RULES})
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"game": self.game}

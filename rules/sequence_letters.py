@@ -34,7 +34,7 @@ from typing import Any
 from rules import errors
 from rules.board import Board
 from rules.events import INT, TEXT, Event, Schemas
-from rules.game import Action, Game, GameSetup, Outcome
+from rules.game import ANY_PIECES, Action, Game, GameSetup, OptionField, Outcome
 from rules.games import register_game
 from rules.sequence_cards import deck_for, hand_size
 from rules.squares import Square
@@ -64,6 +64,7 @@ class SequenceLettersGame(Game):
     schemas = SCHEMAS
     min_players, max_players = 2, 4
     board_layers = ("letters", "colors")
+    option_fields = (ANY_PIECES, OptionField("chips"))
 
     def __init__(self, setup: GameSetup, board: Board, lexicon: Any):
         super().__init__(setup, board, lexicon)
@@ -175,7 +176,7 @@ class SequenceLettersGame(Game):
 
     def _play(self, player: str, card: str, square: Square, colour: Any) -> Outcome:
         if square not in self.board:
-            raise errors.OffBoard(f"Row {square.row}, column {square.col} is off the {self.board.rows}x{self.board.cols} board.")
+            raise errors.OffBoard(f"There is no picture at {self.board.label(square)}.")
         if square not in self.pictures:
             raise errors.NotPlayable(f"{square.name} has no picture: chips go on pictures.")
         side = self.side_of[player]

@@ -73,47 +73,38 @@ MAX_PIXELS = 50_000_000
 MAX_IMAGE_BYTES = 64 * 1024 * 1024
 
 
+def _user_error(error: Exception) -> UserError:
+    """The image gate's sentence as a UserError (lower-case first letter, no full stop, as the CLI says them)."""
+    text = str(error).rstrip(".")
+    return UserError(text[:1].lower() + text[1:])
+
+
 def image_size(data: bytes, what: str = "photo") -> tuple[int, int]:
-    """The (width, height) a PNG/JPEG/... declares in its header, read without decoding it;
-    a UserError for what is not an image or is too large to decode safely.
+    """The (width, height) a PNG/JPEG/... declares in its header, read without decoding it
+    (:func:`vision.imagegate.image_size`); a UserError for what is not an image or is too large.
 
     >>> image_size(b"not an image")
     Traceback (most recent call last):
     ...
-    tabletop.errors.UserError: the photo is not an image (PNG, JPEG, ...)
+    tabletop.errors.UserError: the photo is not an image (PNG, JPEG, WebP, BMP or GIF)
     """
-    import io
-
-    from PIL import Image, UnidentifiedImageError
+    from vision import imagegate
 
     try:
-        with Image.open(io.BytesIO(data)) as image:
-            width, height = image.size
-    except Image.DecompressionBombError:
-        raise UserError(f"the {what} declares far too many pixels; at most {MAX_PIXELS // 1_000_000} "
-                        f"megapixels are read") from None
-    except (UnidentifiedImageError, OSError, ValueError):
-        raise UserError(f"the {what} is not an image (PNG, JPEG, ...)") from None
-    if width * height > MAX_PIXELS:
-        raise UserError(f"the {what} is {width}x{height} pixels; at most {MAX_PIXELS // 1_000_000} megapixels are read")
-    return width, height
+        return imagegate.image_size(data, what, MAX_PIXELS)
+    except imagegate.ImageRefused as error:
+        raise _user_error(error) from None
 
 
 def decode_image(data: bytes, what: str = "photo"):
-    """Decode image bytes to a BGR array after checking their header (:func:`image_size`)."""
-    import cv2
-    import numpy as np
+    """Decode image bytes to a BGR array through the image gate (:func:`vision.imagegate.decode`:
+    byte and pixel limits read from the header first, decodes bounded)."""
+    from vision import imagegate
 
-    if len(data) > MAX_IMAGE_BYTES:
-        raise UserError(f"the {what} is {len(data) / 1e6:.0f} MB; at most {MAX_IMAGE_BYTES // 1_000_000} MB is read")
-    image_size(data, what)
     try:
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
-    except cv2.error:
-        image = None
-    if image is None:
-        raise UserError(f"the {what} could not be decoded (a damaged PNG or JPEG?)")
-    return image
+        return imagegate.decode(data, what, max_bytes=MAX_IMAGE_BYTES, max_pixels=MAX_PIXELS)
+    except imagegate.ImageRefused as error:
+        raise _user_error(error) from None
 
 
 def read_image(path: str | os.PathLike, what: str = "photo"):

@@ -13,7 +13,11 @@
   clock off by up to 1000 s): the clock offset error after 12 round trips
   (:class:`tabletop.session.devices.phones.ClockSync`, the seat page's algorithm), and the
   smallest spacing between two phones' presses ordered right in every trial (stamps ordered by
-  the same :class:`rules.arbitration.Arbiter` within :data:`~tabletop.session.devices.phones.PHONE_HOLD`).
+  the same :class:`rules.arbitration.Arbiter` within :data:`~tabletop.session.devices.phones.PHONE_HOLD`);
+  and the cheat bound: how long before its arrival each phone's stamp may claim (its allowance,
+  from the round trips the table timed), what a forged stamp gains over the cheater's real press
+  (allowance minus its real way up), and how often a forge sent 0.1-0.38 s after an honest press
+  wins (the issue's 2.9 s forge, and the best forge the table believes).
 - **Resync**: a stream of frames with 1 % of bytes damaged through the decoder: frames lost
   that were not themselves damaged (0 = back in sync within one frame).
 
@@ -354,47 +358,85 @@ PHONE_SPACINGS_MS = (1, 2, 5, 10, 20, 30, 50, 100)
 
 
 def phone_path(trials: int, seed: int = 5) -> dict[str, Any]:
-    """Emulated phones: how far the clock estimate is off, and which spacings are always ordered right."""
+    """Emulated phones: how far the clock estimate is off, which spacings are always ordered right,
+    and what a cheater gains (:func:`~tabletop.session.devices.phones.judge_stamp` on each press)."""
     from rules.arbitration import Arbiter
-    from tabletop.session.devices.phones import PHONE_HOLD, ClockSync
+    from tabletop.session.devices.phones import MAX_CLAIM, PHONE_HOLD, ClockSync, RoundTrips, judge_stamp
 
     rng = random.Random(seed)
     errors_ms: list[float] = []
+    allowances_ms: list[float] = []
+    gains_ms: list[float] = []
     right = {spacing: 0 for spacing in PHONE_SPACINGS_MS}
+    forged_wins = best_forge_wins = honest_doubted = honest_presses = 0
     for _ in range(trials):
         phones = []
         for _ in range(2):
             latency, jitter = rng.uniform(0.005, 0.150), rng.uniform(0.0, 0.3)
             clock_off = rng.uniform(-1000, 1000)               # phone clock minus table clock
-            sync, t = ClockSync(), rng.uniform(0, 5)
+            sync, trips, t = ClockSync(), RoundTrips(), rng.uniform(0, 5)
             for _ in range(12):                                 # the page pings every 0.7 s
                 up, down = latency * (1 + rng.uniform(0, jitter)), latency * (1 + rng.uniform(0, jitter))
                 sync.sample(t + clock_off, t + up, t + up + down + clock_off)
+                # the table's probe right after: down to the phone, echoed at once, up again
+                trips.add(latency * (1 + rng.uniform(0, jitter)) + latency * (1 + rng.uniform(0, jitter)))
                 t += 0.7
             error = (sync.offset or 0.0) + clock_off             # estimated minus true (table - phone)
             errors_ms.append(abs(error) * 1000)
-            phones.append((latency, jitter, error))
+            allowance = trips.allowance()
+            allowances_ms.append((allowance or 0.0) * 1000)
+            phones.append((latency, jitter, error, allowance))
+        opened = 99.0
         for spacing in PHONE_SPACINGS_MS:
             pressed = [100.0, 100.0 + spacing / 1000]           # phone 0 presses first
-            stamps = [pressed[i] + phones[i][2] for i in (0, 1)]
             arrivals = [pressed[i] + phones[i][0] * (1 + rng.uniform(0, phones[i][1])) for i in (0, 1)]
-            if abs(arrivals[0] - arrivals[1]) <= PHONE_HOLD:   # one batch: ordered by stamp
-                arbiter = Arbiter([0, 1])
-                arbiter.open(0)
-                for i in sorted((0, 1), key=lambda k: arrivals[k]):
-                    arbiter.press(i, round(stamps[i] * 1_000_000))
-                first = arbiter.queue[0].player
-            else:                                              # the later one came after the hold
-                first = min((0, 1), key=lambda k: arrivals[k])
-            right[spacing] += first == 0
+            stamps = [judge_stamp(pressed[i] + phones[i][2], arrivals[i], phones[i][3], opened) for i in (0, 1)]
+            honest_presses += 2
+            honest_doubted += sum(bool(stamp.doubted) for stamp in stamps)
+            right[spacing] += _first(Arbiter, [s.t for s in stamps], arrivals, PHONE_HOLD) == 0
+        # a cheater (phone 1) sends 0.1-0.38 s after an honest press: the issue's forged stamp
+        # (arrival - 2.9 s), and the best forge the table believes (arrival - its allowance)
+        later = rng.uniform(0.1, 0.38)
+        honest_arrival = 100.0 + phones[0][0] * (1 + rng.uniform(0, phones[0][1]))
+        honest = judge_stamp(100.0 + phones[0][2], honest_arrival, phones[0][3], opened).t
+        forged_arrival = 100.0 + later + phones[1][0]
+        gains_ms.append(max(0.0, (phones[1][3] or 0.0) - phones[1][0]) * 1000)   # believed claim minus the real way up
+        for claim, counter in ((forged_arrival - 2.9, "forged"), (forged_arrival - (phones[1][3] or 0.0), "best")):
+            forged = judge_stamp(claim, forged_arrival, phones[1][3], opened).t
+            wins = _first(Arbiter, [honest, forged], [honest_arrival, forged_arrival], PHONE_HOLD) == 1
+            if counter == "forged":
+                forged_wins += wins
+            else:
+                best_forge_wins += wins
     fractions = {spacing: round(n / trials, 4) for spacing, n in right.items()}
     always = [spacing for spacing in PHONE_SPACINGS_MS if right[spacing] == trials]
-    ordered = sorted(errors_ms)
+    ordered, allowed, gains = sorted(errors_ms), sorted(allowances_ms), sorted(gains_ms)
     return {"trials": trials, "offset_error_ms": {"median": round(statistics.median(ordered), 2),
                                                   "p99": round(ordered[int(0.99 * (len(ordered) - 1))], 2),
                                                   "max": round(ordered[-1], 2)},
             "min_spacing_always_ordered_ms": always[0] if always and always == list(PHONE_SPACINGS_MS[-len(always):]) else None,
-            "ordered_right_fraction_by_spacing_ms": fractions, "hold_s": PHONE_HOLD}
+            "ordered_right_fraction_by_spacing_ms": fractions, "hold_s": PHONE_HOLD,
+            "allowance_ms": _spread(allowed), "cheat_gain_ms": _spread(gains),
+            "cheat_bound_worst_ms": round(MAX_CLAIM * 1000),
+            "honest_presses_ordered_by_arrival": round(honest_doubted / honest_presses, 4),
+            "forged_2_9s_wins": forged_wins, "best_believed_forge_wins": best_forge_wins}
+
+
+def _spread(values: list[float]) -> dict[str, float]:
+    """Median, p99 and max of sorted ``values``, rounded to 0.1."""
+    return {"median": round(statistics.median(values), 1), "p99": round(values[int(0.99 * (len(values) - 1))], 1),
+            "max": round(values[-1], 1)}
+
+
+def _first(arbiter_type: Any, stamps: list[float], arrivals: list[float], hold: float) -> int:
+    """Which of two presses the table queues first: by stamp within ``hold`` of each other, else by arrival."""
+    if abs(arrivals[0] - arrivals[1]) > hold:                    # the later one came after the hold
+        return min((0, 1), key=lambda k: arrivals[k])
+    arbiter = arbiter_type([0, 1])
+    arbiter.open(0)
+    for i in sorted((0, 1), key=lambda k: arrivals[k]):
+        arbiter.press(i, round(stamps[i] * 1_000_000))
+    return arbiter.queue[0].player
 
 
 def run(args) -> int:
@@ -449,6 +491,13 @@ def run(args) -> int:
           f"p99 {ph['offset_error_ms']['p99']} ms   max {ph['offset_error_ms']['max']} ms")
     print(f"  min spacing always ordered right   {ph['min_spacing_always_ordered_ms']} ms  "
           f"(fractions {ph['ordered_right_fraction_by_spacing_ms']})")
+    a, cg = ph["allowance_ms"], ph["cheat_gain_ms"]
+    print(f"  stamp allowance before arrival     median {a['median']} ms   p99 {a['p99']} ms   max {a['max']} ms")
+    print(f"  cheat bound (a forge gains)        median {cg['median']} ms   p99 {cg['p99']} ms   max {cg['max']} ms  "
+          f"(a phone that slows its echoes: at most {ph['cheat_bound_worst_ms']} ms)")
+    print(f"  forged stamp 2.9 s early, sent 0.1-0.38 s after an honest press: wins {ph['forged_2_9s_wins']} "
+          f"of {ph['trials']}; the best believed forge wins {ph['best_believed_forge_wins']} of {ph['trials']}; "
+          f"honest presses ordered by arrival {ph['honest_presses_ordered_by_arrival']:.2%}")
     print(f"Decoder with 1% bytes damaged: {r['frames']} frames, {r['damaged']} damaged, "
           f"intact frames lost {r['intact_frames_lost']}, false frames {r['false_frames']}")
     return 0

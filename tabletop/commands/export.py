@@ -22,7 +22,7 @@ def run(args) -> int:
     if args.all:
         return _export_all(journal, args.output)
     if args.list or not args.game_id:
-        games = journal.games()
+        games = _listed(journal)
         if not games:
             print(f"no games in {journal.path}")
         for g in games:
@@ -40,6 +40,18 @@ def run(args) -> int:
         write_record(record, args.output)
         print(f"wrote {args.output}: {len(record.events)} events; " + session.game.standings(), file=sys.stderr)
     return 0
+
+
+def _listed(journal) -> list:
+    """The journal's games; when even the list cannot be read, a UserError that says what is left
+    to try (not ``export --list`` again: that is what failed)."""
+    from tabletop.errors import UserError
+    from tabletop.session.journal import JournalDamaged
+    try:
+        return journal.games()
+    except JournalDamaged as damaged:
+        raise UserError(f"the journal {journal.path} is too damaged to list its games ({damaged.reason}): keep a "
+                        f"copy of the file; `sqlite3 {journal.path} .recover` may still save its rows") from None
 
 
 def _warn(lines: list[str]) -> None:
@@ -60,7 +72,7 @@ def _export_all(journal, folder: str | None) -> int:
     if not out.is_dir():
         raise UserError(f"no such folder: {out}")
     written = 0
-    for info in journal.games():
+    for info in _listed(journal):
         try:
             session = Session.resume(journal, info.id)
             write_record(session.record(), out / f"{info.id}.json")

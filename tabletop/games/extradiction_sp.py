@@ -8,7 +8,7 @@ import random
 from typing import Any, Callable, Iterator
 
 from rules.deck import Clue
-from rules.extradiction_sp import ExtradictionSPGame, Phase
+from rules.extradiction_sp import ANSWER_WINDOW, ExtradictionSPGame, Phase
 from rules.lexicon import normalise
 from tabletop.games import Demo, GameSpec, register
 from tabletop.games.table import EntryError, TableGame, Window, clue_prompt, scores_line
@@ -30,6 +30,13 @@ class ExtradictionSPTable(TableGame):
         if turn.phase is Phase.ANSWERING and player != turn.asker:
             return {"type": "hand", "player": player}
         return None
+
+    def buzz_opened_at(self, game: ExtradictionSPGame) -> float | None:  # type: ignore[override]
+        """When the clue was read (the shared answer window's start), while hands may go up."""
+        turn = game.turn
+        if game.variant == "speed" or game.over or turn.phase is not Phase.ANSWERING or turn.window_end is None:
+            return None
+        return round(turn.window_end - ANSWER_WINDOW, 6)
 
     def windows(self, game: ExtradictionSPGame) -> list[Window]:  # type: ignore[override]
         turn, n = game.turn, len(game.events)

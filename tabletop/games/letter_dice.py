@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator
 from rules.letter_dice import LetterDiceGame, Phase, best_words
 from rules.letter_dice_sets import JOKER
 from tabletop.games import Demo, GameSpec, register
-from tabletop.games.table import EntryError, TableGame, Window
+from tabletop.games.table import EntryError, TableGame, Window, whole_number
 from tabletop.players.synthetic import Action
 
 
@@ -33,12 +33,12 @@ class LetterDiceTable(TableGame):
                     entry: dict[str, Any]) -> dict[str, Any]:
         if window.purpose != "sheet":
             return super().entry_event(game, window, seat, entry)
-        try:
-            row = int(entry["row"])
-        except KeyError:
-            raise EntryError("Pick the row you wrote the word on.") from None
-        except (TypeError, ValueError):
-            raise EntryError("The row is a number printed on the sheet.") from None
+        if "row" not in entry:
+            raise EntryError("Pick the row you wrote the word on.")
+        row = whole_number(entry, "row", "the row (a number printed on the sheet)")
+        if not 1 <= row <= len(game.sheet):
+            raise EntryError(f"There is no row {row if abs(row) < 10**6 else 'that far down'} on the sheet: "
+                             f"its rows run from 1 to {len(game.sheet)}.")
         text = entry.get("text")
         crossed = text is None or str(text).strip() in ("", "-", "x", "X")
         return {"type": "word", "player": seat, "row": row, "word": None if crossed else str(text)}

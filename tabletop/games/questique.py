@@ -43,7 +43,7 @@ class QuestiqueTable(TableGame):
         """A ``place`` window's entry is the individual letter (typed as the text) and its square."""
         if window.purpose != "place":
             return super().entry_event(game, window, seat, entry)
-        event = write_entry(seat, entry)
+        event = write_entry(seat, entry, game.board)
         return {"type": "place", "player": seat, "letter": event["text"], "row": event["row"], "col": event["col"]}
 
     def speech(self, game: QuestiqueGame, event: dict[str, Any], message: str) -> list[str]:  # type: ignore[override]

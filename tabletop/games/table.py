@@ -11,10 +11,12 @@ a rule out again for itself.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 from rules.game import Game
+from rules.squares import Square
 
 
 @dataclass(frozen=True)
@@ -38,15 +40,46 @@ class EntryError(ValueError):
     """A player-page entry that cannot become an event; the message says what it needs."""
 
 
-def write_entry(seat: str, entry: dict[str, Any]) -> dict[str, Any]:
-    """The ``write`` event a seat's entry (text, row, col, dir) stands for."""
-    try:
-        return {"type": "write", "player": seat, "text": entry["text"], "row": int(entry["row"]),
-                "col": int(entry["col"]), "dir": entry.get("dir", "across")}
-    except KeyError as missing:
-        raise EntryError(f"This entry needs {missing.args[0]}.") from None
-    except (TypeError, ValueError):
-        raise EntryError("The square's row and column must be whole numbers.") from None
+def whole_number(entry: dict[str, Any], key: str, what: str) -> int:
+    """``entry[key]`` as a whole number: a JSON integer (or a float with nothing after the point);
+    never text, a boolean, a fraction or an overflowing ``1e400``. :class:`EntryError` otherwise.
+
+    >>> whole_number({"row": 4}, "row", "the square's row"), whole_number({"row": 4.0}, "row", "the row")
+    (4, 4)
+    >>> whole_number({"row": "4"}, "row", "the square's row")
+    Traceback (most recent call last):
+    ...
+    tabletop.games.table.EntryError: The square's row must be a whole number, not '4'.
+    """
+    if key not in entry:
+        raise EntryError(f"This entry needs {key}.")
+    value = entry[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or (isinstance(value, float) and not (math.isfinite(value) and value.is_integer())):
+        shown = repr(value[:20]) if isinstance(value, str) else str(value)[:20]
+        raise EntryError(f"{what[:1].upper()}{what[1:]} must be a whole number, not {shown}.")
+    return int(value)
+
+
+def square_entry(entry: dict[str, Any], board: Any) -> tuple[int, int]:
+    """The (row, col) of an entry's square, whole numbers on ``board`` (any object with ``rows``,
+    ``cols`` and ``label``: :class:`rules.board.Board`); :class:`EntryError` naming the square otherwise."""
+    row = whole_number(entry, "row", "the square's row")
+    col = whole_number(entry, "col", "the square's column")
+    if board is not None and not (0 <= row < board.rows and 0 <= col < board.cols):
+        label = board.label(Square(row, col)) if abs(row) < 10**6 and abs(col) < 10**6 else "that square (off the board)"
+        raise EntryError(f"There is no such square: {label[:1].upper()}{label[1:]}.")
+    return row, col
+
+
+def write_entry(seat: str, entry: dict[str, Any], board: Any = None) -> dict[str, Any]:
+    """The ``write`` event a seat's entry (text, row, col, dir) stands for; the square must be a
+    whole number on ``board`` (when given), the text must be there."""
+    if "text" not in entry:
+        raise EntryError("This entry needs text.")
+    row, col = square_entry(entry, board)
+    return {"type": "write", "player": seat, "text": entry["text"], "row": row, "col": col,
+            "dir": entry.get("dir", "across")}
 
 
 class TableGame:
@@ -62,6 +95,13 @@ class TableGame:
         """The event a buzz-in press by ``player`` stands for now (``None``: it means nothing)."""
         return None
 
+    def buzz_opened_at(self, game: Game) -> float | None:
+        """The table time the current question opened to buzz-ins (``None``: none is open).
+
+        No press may claim to predate it: a phone's stamp earlier than this is not believed.
+        """
+        return None
+
     def writer(self, game: Game) -> str | None:
         """Who the word the camera sees appear belongs to."""
         return game.whose_turn()
@@ -73,7 +113,7 @@ class TableGame:
     def entry_event(self, game: Game, window: Window, seat: str, entry: dict[str, Any]) -> dict[str, Any]:
         """Turn a player-page entry into the rules event it stands for; :class:`EntryError` if it cannot."""
         if window.purpose == "write":
-            return write_entry(seat, entry)
+            return write_entry(seat, entry, getattr(game, "board", None))
         if window.purpose == "answer":
             return {"type": "answer", "player": seat, "text": entry["text"]}
         raise EntryError(f"nothing can be entered in a {window.purpose!r} window")

@@ -58,7 +58,11 @@ T = TypeVar("T")
 
 
 class JournalDamaged(UserError):
-    """The journal file cannot be read (not a database, damaged, unreadable)."""
+    """The journal file cannot be read (not a database, damaged, unreadable); ``reason`` is SQLite's word."""
+
+    def __init__(self, message: str, reason: str = ""):
+        super().__init__(message)
+        self.reason = reason
 
 
 class GameLocked(UserError):
@@ -202,7 +206,7 @@ class Journal:
             return what()
         except sqlite3.DatabaseError as error:
             raise JournalDamaged(f"the journal {self.path} is damaged ({error}); `tabletop export --journal "
-                                 f"{self.path} --list` shows what can still be read") from None
+                                 f"{self.path} --list` shows what can still be read", str(error)) from None
 
     def quick_check(self) -> list[str]:
         """SQLite's ``PRAGMA quick_check``: ``[]`` when the file is sound, else what is wrong."""

@@ -23,7 +23,7 @@ import time
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -32,7 +32,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from tabletop.session import host_commands
 from tabletop.session.core import BadEntry, EntryRefused, NotYourEntry, Session
 from tabletop import pieces
+from tabletop.session.devices.phones import NoQuestionOpen, PhoneBuzzers
 from tabletop.session.devices.photo_scan import MAX_PHOTO_BYTES, ScanRefused, reads_photos
+from tabletop.web.limits import ServerLimits, guarded_protocol, nodelay
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
 
@@ -55,10 +57,13 @@ async def _bounded_body(request: Request, most: int, too_large: str) -> bytes:
     if declared is not None and (not declared.isdigit() or int(declared) > most):
         raise BadRequest(too_large, 413)
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > most:
-            raise BadRequest(too_large, 413)
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > most:
+                raise BadRequest(too_large, 413)
+    except ClientDisconnect:               # gone, or cut off by the server's body timeout
+        raise BadRequest("The request's body did not arrive in time.", 408) from None
     return body
 
 
@@ -87,7 +92,7 @@ def _number(body: dict, key: str, default: float, low: float, high: float, whole
     return int(value) if whole else float(value)
 
 
-def _token(request: Request) -> str:
+def _token(request: Request | WebSocket) -> str:
     return request.headers.get("x-tabletop-token") or request.query_params.get("token") or ""
 
 
@@ -114,7 +119,7 @@ def make_app(session: Session) -> Starlette:
 
     session.subscribe(push)
 
-    def seat_of(request: Request) -> str | None:
+    def seat_of(request: Request | WebSocket) -> str | None:
         token = _token(request)
         for seat, seat_token in session.tokens.get("seats", {}).items():
             if token and hmac.compare_digest(token.encode(), seat_token.encode()):
@@ -180,10 +185,7 @@ def make_app(session: Session) -> Starlette:
         except ScanRefused as refused:
             return _refuse(str(refused), 422)
 
-    phones = None
-    if session.table.uses_buzzers:
-        from tabletop.session.devices.phones import PhoneBuzzers
-        phones = PhoneBuzzers(session)
+    phones: PhoneBuzzers | None = PhoneBuzzers(session) if session.table.uses_buzzers else None
 
     async def seat_state(request: Request):
         seat = seat_of(request)
@@ -218,25 +220,47 @@ def make_app(session: Session) -> Starlette:
         try:
             body = await _json_body(request)
             stamped = None if body.get("t") is None else _number(body, "t", 0, -1e9, 1e9)
+            used = await run_in_threadpool(phones.press, seat, stamped)
         except BadRequest as bad:
             return _refuse(str(bad), bad.status)
-        used = await run_in_threadpool(phones.press, seat, stamped)
-        return JSONResponse({"status": "accepted", "message": "Your hand is up.", "t": used})
+        except NoQuestionOpen as closed:
+            return _refuse(str(closed), 409)
+        return JSONResponse({"status": "accepted", "message": "Your hand is up.", "t": used.t,
+                             **({"ordered_by": "arrival"} if used.doubted else {})})
 
     async def clock_ws(websocket: WebSocket):
-        """The phones' clock: each message ``{"c": phone_ms}`` is answered with ``{"c": ..., "s": table_s}``."""
+        """The phones' clock: each message ``{"c": phone_ms}`` is answered with ``{"c": ..., "s": table_s}``.
+
+        On a seat's socket (``?token=``) the table also times the phone itself: after each answer
+        it sends a probe ``{"p": n}``, which the page echoes at once; the round trips bound what
+        that seat's buzz stamps may claim (:class:`~tabletop.session.devices.phones.RoundTrips`).
+        Anything else (a binary frame, text that is not a ping or an echo) is ignored.
+        """
+        seat = seat_of(websocket)
+        probes = phones.probes(seat) if phones is not None and seat is not None else None
         await websocket.accept()
         try:
             while True:
-                text = await websocket.receive_text()
-                if len(text) > 200:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                if not isinstance(text, str) or len(text) > 200:
                     continue
                 try:
-                    c = json.loads(text).get("c")
-                except (ValueError, AttributeError):
+                    data = json.loads(text)
+                except ValueError:
                     continue
+                if not isinstance(data, dict):
+                    continue
+                if probes is not None and "p" in data:
+                    probes.echo(data["p"])
+                    continue
+                c = data.get("c")
                 if isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c):
                     await websocket.send_text(json.dumps({"c": c, "s": session.clock.now()}, allow_nan=False))
+                    if probes is not None:
+                        await websocket.send_text(json.dumps({"p": probes.send()}))
         except (WebSocketDisconnect, RuntimeError):
             pass
 
@@ -291,15 +315,20 @@ def make_app(session: Session) -> Starlette:
 
 
 class WebServer:
-    """Serve a session's pages from a background thread (uvicorn)."""
+    """Serve a session's pages from a background thread (uvicorn), bounded by ``limits``
+    (connections per client and in total, head and body timeouts: :mod:`tabletop.web.limits`)."""
 
-    def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None):
+    def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None,
+                 limits: ServerLimits = ServerLimits()):
         import uvicorn
         self.session = session
         self.sock = sock or self.bind(host, port)
+        nodelay(self.sock)                  # accepted sockets inherit it (a socket made elsewhere, too)
         self.host, self.port = host, self.sock.getsockname()[1]
         self.app = make_app(session)
+        self.limits = limits
         config = uvicorn.Config(self.app, log_level="warning", lifespan="off", ws="websockets-sansio",
+                                http=guarded_protocol(limits), timeout_keep_alive=5,
                                 timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
@@ -313,7 +342,8 @@ class WebServer:
         if not 0 <= port <= 65535:
             raise UserError(f"--port must be from 0 to 65535, not {port}")
         try:
-            sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+            sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM,
+                                 socket.IPPROTO_TCP)     # so asyncio sets TCP_NODELAY on each accepted socket
         except OSError as error:
             raise UserError(f"cannot serve the pages on {host}: {error.strerror}") from None
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

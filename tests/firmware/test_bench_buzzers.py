@@ -21,3 +21,12 @@ def test_quick_benchmark_prints_numbers(capsys):
     assert numbers["decoder_resync_1pct"]["intact_frames_lost"] == 0
     firmware = numbers["serial_firmware_simavr"]
     assert firmware["pairs_ordered_right_fraction_by_spacing_us"]["50"] == 1.0
+
+
+def test_the_phone_numbers_carry_the_cheat_bound():
+    """The cheat measure alone (no firmware): the issue's forged stamp never wins, nor the best believed forge."""
+    from tabletop.session.devices.phones import MAX_CLAIM
+    phones = buzzers.phone_path(trials=200)
+    assert phones["forged_2_9s_wins"] == 0 and phones["best_believed_forge_wins"] == 0
+    assert phones["cheat_gain_ms"]["max"] <= phones["allowance_ms"]["max"] <= MAX_CLAIM * 1000
+    assert phones["honest_presses_ordered_by_arrival"] < 0.01

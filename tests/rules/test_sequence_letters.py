@@ -68,7 +68,7 @@ def test_a_covered_picture_a_square_without_one_and_off_the_board_are_refused():
         g.apply(play("Ben", "A", 0, 0))
     with pytest.raises(errors.NotPlayable, match=r"C3 has no picture"):
         g.apply(play("Ben", "Z", 2, 2))
-    with pytest.raises(errors.OffBoard, match="off the 5x5 board"):
+    with pytest.raises(errors.OffBoard, match=r"There is no picture at row 6, column 1 \(off the board, whose squares run from A1 to E5\)\."):
         g.apply(play("Ben", "Z", 5, 0))
     with pytest.raises(errors.NotYourTurn, match="It is Ben's turn, not Ann's"):
         g.apply(play("Ann", "A", 1, 4))

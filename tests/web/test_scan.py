@@ -92,3 +92,54 @@ def test_the_scan_button_uploads_a_photo_and_the_read_word_is_offered(served, se
     host.click("#reads .read button:has-text('Confirm')")
     host.wait_for_function("document.querySelector('#msg').textContent.includes('MARKET')")
     assert session.game.totals["Ben"] > 0
+
+
+def test_a_huge_declared_photo_is_refused_from_its_header_with_a_sentence(session):
+    """A 0.9 MB PNG of 30000x30000 once made the table allocate 5.3 GB; 50000x50000 gave a 500."""
+    import time
+
+    from tests.vision.test_imagegate import png_header_of
+
+    client = TestClient(make_app(session))
+    for width, says in [(30000, "declares 900 megapixels"), (50000, "declares 2,500 megapixels"),
+                        (9000, "is 9000x9000 pixels")]:
+        started = time.perf_counter()
+        reply = _post(client, png_header_of(width, width, bytes(1000)), session.tokens["host"])
+        assert reply.status_code == 422 and says in reply.json()["error"]
+        assert time.perf_counter() - started < 1.0
+    assert session.pending_reads == []
+
+
+def test_twenty_uploads_at_once_decode_at_most_two_at_a_time(session, monkeypatch):
+    import threading
+    import time
+
+    from vision import imagegate
+
+    real, running, most, lock = cv2.imdecode, [0], [0], threading.Lock()
+
+    def counted(buf, flags):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.02)
+        with lock:
+            running[0] -= 1
+        return real(buf, flags)
+
+    monkeypatch.setattr(cv2, "imdecode", counted)
+    for event in BEN_WRITES:
+        session.submit(event)
+    app = make_app(session)
+    noise = cv2.imencode(".png", np.random.default_rng(2).integers(0, 255, (300, 400, 3), np.uint8))[1].tobytes()
+    statuses: list[int] = []
+
+    def upload():
+        statuses.append(_post(TestClient(app), noise, session.tokens["host"]).status_code)
+
+    threads = [threading.Thread(target=upload) for _ in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert statuses == [422] * 20 and most[0] <= imagegate.DECODERS

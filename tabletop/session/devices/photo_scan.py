@@ -62,7 +62,8 @@ class PhotoScanner:
         """Read the photo in ``data`` (JPEG, PNG, ...) and offer its new words to the host.
         Returns ``{"status": "offered", "message": ..., "words": [...]}``; raises :class:`ScanRefused`."""
         import cv2
-        import numpy as np
+
+        from vision import imagegate
 
         if len(data) > MAX_PHOTO_BYTES:
             raise ScanRefused(f"The photo is too large ({len(data) // (1024 * 1024)} MB): at most "
@@ -70,8 +71,13 @@ class PhotoScanner:
         if not reads_photos(self.session):
             raise ScanRefused(f"{self.session.setup.game} is not read from a phone's photo yet: only the "
                               "handwritten boards are.")
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
-        if image is None or min(image.shape[:2]) < 32:
+        try:                          # the one image gate: pixels from the header first, decodes bounded
+            image = imagegate.decode(data, "photo", max_side=READ_SIDE, max_bytes=MAX_PHOTO_BYTES)
+        except imagegate.NotAnImage:
+            raise ScanRefused("That file is not a photo the table can read (send a JPEG or PNG of the board).") from None
+        except imagegate.ImageRefused as refused:            # too many pixels, or every decoder busy
+            raise ScanRefused(str(refused)) from None
+        if min(image.shape[:2]) < 32:
             raise ScanRefused("That file is not a photo the table can read (send a JPEG or PNG of the board).")
         side = max(image.shape[:2])
         if side > READ_SIDE:

@@ -22,10 +22,16 @@ class PressOrderer:
     repeat or contact chatter is dropped), and marks true ties (equal stamps, forwarded in seat
     order and counted in ``ties``). The answer windows themselves are refereed by the rules
     core on the table clock.
+
+    ``opens_at`` (when the stamps are table time: the phones) gives the time the current question
+    opened, in the stamps' microseconds: the arbiter opens there, never at the earliest stamp, so
+    no press can queue ahead of the question. Without it (a device clock the table cannot map)
+    the arbiter opens at the first press of the question.
     """
 
-    def __init__(self, session: Session, source: str, hold: float = 0.02):
-        self.session, self.source, self.hold = session, source, hold
+    def __init__(self, session: Session, source: str, hold: float = 0.02,
+                 opens_at: Callable[[], int | None] | None = None):
+        self.session, self.source, self.hold, self.opens_at = session, source, hold, opens_at
         self.dispatch = Dispatcher(f"{source}-presses")
         self._lock = threading.Lock()
         self._batch: list[tuple[int, int, str]] = []
@@ -56,9 +62,12 @@ class PressOrderer:
                 self._turn_key = turn
                 self.arbiter.reset()
             queued: list[str] = []
+            opened = self.opens_at() if self.opens_at is not None else None
             for t_us, _seat, player in batch:
+                if opened is not None:
+                    t_us = max(t_us, opened)        # no press predates the question
                 if self.arbiter.phase is Phase.READING:
-                    self.arbiter.open(t_us)
+                    self.arbiter.open(t_us if opened is None else opened)
                 decision = self.arbiter.press(player, t_us)
                 if isinstance(decision, Queued):
                     queued.append(str(decision.player))
