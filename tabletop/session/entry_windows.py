@@ -10,12 +10,14 @@ the journal kinds ``window`` (the host opened one) and ``entry`` (a seat's entry
 
 from __future__ import annotations
 
+import collections
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from tabletop.games.table import EntryError, Window
 from tabletop.session.parts import Part, Replayer
-from tabletop.session.refusals import BadEntry, EntryRefused, NotYourEntry
+from tabletop.session.refusals import BadEntry, EntryRefused, NotYourEntry, TooManyRefusals
 
 if TYPE_CHECKING:
     from tabletop.session.journal import Entry
@@ -39,6 +41,10 @@ class HostWindow:
 
 #: the longest entry a seat may type (a word, a phrase, a short answer)
 MAX_ENTRY = 200
+#: a seat may have this many entries refused in :data:`REFUSALS_SECONDS` (real seconds); beyond
+#: that its entries are turned away unread, unjournalled, until the oldest refusal is that old
+MOST_REFUSALS = 8
+REFUSALS_SECONDS = 10.0
 
 
 class EntryWindows(Part):
@@ -46,9 +52,12 @@ class EntryWindows(Part):
 
     kinds = ("window", "entry")
 
-    def __init__(self, core: Any):
+    def __init__(self, core: Any, monotonic: Any = time.monotonic):
         super().__init__(core)
         self.host_windows: dict[str, HostWindow] = {}
+        self._monotonic = monotonic                 # real time: the flood guard is not game time
+        self._refusals: dict[str, collections.deque[float]] = {}   # per seat, when its entries were refused
+        self.turned_away: dict[str, int] = {}       # per seat, entries turned away unread (shown to the host)
 
     def replayers(self) -> Mapping[str, Replayer]:
         return {"window": self._replay_window, "entry": self._replay_entry}
@@ -86,7 +95,37 @@ class EntryWindows(Part):
             return window
 
     def enter(self, seat: str, entry: dict[str, Any]) -> "Result | dict[str, Any]":
-        """A player page's entry: refused unless a window is open for ``seat``; checked against the clock."""
+        """A player page's entry: refused unless a window is open for ``seat``; checked against the
+        clock. A seat whose entries keep being refused is slowed down (:class:`TooManyRefusals`):
+        its refusals are never journalled without bound."""
+        with self.core.lock:
+            self._check_pace(seat)
+            try:
+                outcome = self._enter(seat, entry)
+            except EntryRefused:
+                self._refused(seat)
+                raise
+            if not isinstance(outcome, dict) and not outcome.accepted:
+                self._refused(seat)
+            return outcome
+
+    def _check_pace(self, seat: str) -> None:
+        recent = self._refusals.get(seat)
+        if recent is None:
+            return
+        now = self._monotonic()
+        while recent and now - recent[0] > REFUSALS_SECONDS:
+            recent.popleft()
+        if len(recent) >= MOST_REFUSALS:
+            self.turned_away[seat] = self.turned_away.get(seat, 0) + 1
+            wait = REFUSALS_SECONDS - (now - recent[0])
+            raise TooManyRefusals(f"Slow down: {seat}'s last {MOST_REFUSALS} entries were refused. "
+                                  f"Try again in {max(1, round(wait))} s.")
+
+    def _refused(self, seat: str) -> None:
+        self._refusals.setdefault(seat, collections.deque()).append(self._monotonic())
+
+    def _enter(self, seat: str, entry: dict[str, Any]) -> "Result | dict[str, Any]":
         with self.core.lock:
             now = self.core.clock.now()
             wanted = entry.get("window")

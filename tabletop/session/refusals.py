@@ -18,3 +18,8 @@ class BadEntry(EntryRefused):
 
 class NotYourEntry(EntryRefused):
     """An entry from a seat that has nothing to enter in the window it names."""
+
+
+class TooManyRefusals(EntryRefused):
+    """A seat whose entries were refused too often lately: it waits before the next is even read."""
+

@@ -84,6 +84,7 @@ def host(session: "Session") -> dict[str, Any]:
         view["can_undo"] = bool(session.applied)
         view["pending_reads"] = session.pending_reads
         view["private_log"] = [dict(line) for line in session.private_log[-12:]]
+        view["turned_away"] = dict(session.entry_windows.turned_away)   # seats slowed down for refused entries
         return view
 
 

@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tabletop.session import host_commands
 from tabletop.session.core import BadEntry, EntryRefused, NotYourEntry, Session
+from tabletop.session.refusals import TooManyRefusals
 from tabletop import pieces
 from tabletop.session.devices.phones import NoQuestionOpen, PhoneBuzzers
 from tabletop.session.devices.photo_scan import MAX_PHOTO_BYTES, ScanRefused, reads_photos
@@ -101,8 +102,10 @@ def _refuse(message: str, status: int = 403) -> JSONResponse:
 
 
 def _refused(error: EntryRefused) -> JSONResponse:
-    """The HTTP answer to a refusal: 400 malformed, 403 not this seat's, 409 not possible now."""
-    status = 400 if isinstance(error, BadEntry) else 403 if isinstance(error, NotYourEntry) else 409
+    """The HTTP answer to a refusal: 400 malformed, 403 not this seat's, 429 too many refused lately,
+    409 not possible now."""
+    status = 400 if isinstance(error, BadEntry) else 403 if isinstance(error, NotYourEntry) \
+        else 429 if isinstance(error, TooManyRefusals) else 409
     return _refuse(str(error), status)
 
 
