@@ -27,7 +27,10 @@ def print_tiles(args) -> int:
         raise UserError(f"the tiles come in {', '.join(TILES)}, not {args.language!r}")
     if args.paper not in PAPER_MM:
         raise UserError(f"--paper is one of {', '.join(PAPER_MM)}, not {args.paper!r}")
-    board = load_board(spec(args.game).board, required=())   # the tiles fit its squares
+    board_name = spec(args.game).board
+    if board_name is None:
+        raise UserError(f"{args.game!r} has no built-in board for its tiles to fit")
+    board = load_board(board_name, required=())   # each tile fits one of its printed squares
     out = page_output(args.out or f"{args.game}-tiles-{args.language}.pdf")
     try:
         pages, sidecar = tile_pages(board, args.language, args.paper, args.dpi)
