@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import cv2
 import numpy as np
@@ -41,7 +42,7 @@ def _letters_scenes(boards, data, n_scenes, per_scene, rng, tess_budget, log):
     lone_bars = [0, 0]  # right, total: recordings of one straight stroke though the letter is not I
     ink_right = ink_total = 0
     errors = {"missed": 0, "false": 0, "occluded": 0}
-    tess = {"right": 0, "total": 0, "ms": []}
+    tess: dict[str, Any] = {"right": 0, "total": 0, "ms": []}
     ours_on_tess = {"right": 0, "total": 0}
     not_found = 0
     for k in range(n_scenes):
