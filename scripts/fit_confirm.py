@@ -36,17 +36,17 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=2026, help="the seed train_letters.py split the writers with")
     ap.add_argument("--answers", action="store_true", help="instead: the clue card answer's prior (ANSWER_LOG_PRIOR)")
     args = ap.parse_args(argv)
-    from tabletop.benchmarks.vision import _common_draw, _word_scenes, board_15
+    from tabletop.benchmarks.scenes import board_15, common_draw, word_scenes
     from tabletop.lexicons import builtin_lexicon, reading_index
 
     _learn, calibrate = split_writers(load_handwriting(DEFAULT_PATHS).of(TRAINING_CONTRIBUTORS), 0.1, args.seed)
     index = reading_index(builtin_lexicon("en"), "en")
     rng = np.random.default_rng(99)
-    words = _common_draw([w for n in range(3, 8) for w in index.words(n)], 4000, rng) or []
+    words = common_draw([w for n in range(3, 8) for w in index.words(n)], 4000, rng) or []
     if args.answers:
         return fit_answer_prior(calibrate, words, args.scenes, index)
     outcomes: list = []
-    _word_scenes(board_15(), calibrate, words, args.scenes, rng, index, print, outcomes)
+    word_scenes(board_15(), calibrate, words, args.scenes, rng, index, print, outcomes)
     conf = np.array([c for c, _ in outcomes])
     right = np.array([r for _, r in outcomes])
     print(f"{len(outcomes)} words, {right.mean():.4f} right after decoding")
@@ -62,7 +62,7 @@ def fit_answer_prior(calibrate, words: list[str], scenes: int, index) -> int:
     """For each prior, how many written answers are verified without asking, and how many other
     words are taken for the answer (the threshold is CONFIRM_BELOW)."""
     from tabletop.benchmarks.answers import one_letter_away
-    from tabletop.benchmarks.vision import _word_scenes
+    from tabletop.benchmarks.scenes import word_scenes
     from tabletop.resources import load_board
 
     cases: list = []  # (logp, word, another word of its length)
@@ -75,7 +75,7 @@ def fit_answer_prior(calibrate, words: list[str], scenes: int, index) -> int:
         pool = [w for w in by_length[len(word)] if w != word]
         cases.append((read.logp(squares), word, pool[int(pick.integers(len(pool)))]))
 
-    _word_scenes(load_board("extradiction-sp"), calibrate, words, scenes, np.random.default_rng(98), index, print, each=keep)
+    word_scenes(load_board("extradiction-sp"), calibrate, words, scenes, np.random.default_rng(98), index, print, each=keep)
     from vision.words import verify
 
     def near(word: str) -> str | None:

@@ -53,7 +53,7 @@ def _reader(name: str):
     from vision.reader import BoardReader
 
     if name == "15x15":
-        from tabletop.benchmarks.vision import board_15
+        from tabletop.benchmarks.scenes import board_15
 
         return BoardReader(board_15())
     return BoardReader(load_board(name))

@@ -125,8 +125,8 @@ def _draw_mark(canvas, mark, centre, cell):
             pts.append((x + rad * np.cos(a), y + rad * np.sin(a)))
         cv2.fillPoly(canvas, [np.round(np.array(pts)).astype(np.int32)], (0, 150, 230), cv2.LINE_AA)
     elif mark == "D":
-        pts = np.array([(x, y - s), (x + s, y), (x, y + s), (x - s, y)])
-        cv2.fillPoly(canvas, [np.round(pts).astype(np.int32)], (160, 60, 60), cv2.LINE_AA)
+        diamond = np.array([(x, y - s), (x + s, y), (x, y + s), (x - s, y)])
+        cv2.fillPoly(canvas, [np.round(diamond).astype(np.int32)], (160, 60, 60), cv2.LINE_AA)
 
 
 #: the layers whose borders are drawn as thick lines (the first the board has): zones, else quadrants

@@ -20,6 +20,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from rules.board import Board
+
 #: the printed tile's face (BGR): warm ivory, unlike the board's white paper and its marks
 TILE_FACE_BGR = (165, 222, 246)
 #: the letter's colour (BGR), near black
@@ -62,16 +64,23 @@ def draw_tile(letter: str | None, px: int) -> np.ndarray:
     return np.clip(tile, 0, 255).astype(np.uint8)
 
 
-def tile_pages(language: str, paper: str = "A4", dpi: int = 200) -> tuple[list[np.ndarray], dict]:
+def tile_pages(board: Board, language: str, paper: str = "A4", dpi: int = 200) -> tuple[list[np.ndarray], dict]:
     """The pages of one whole set of ``language`` (every tile of :data:`rules.questique_tiles.TILES`,
     blanks too), with cut lines, and a sidecar: ``{"tiles": [{"letter", "page", "box"}], "tile_mm"}``
-    (``letter`` null for a blank; ``box`` the tile's pixels on its page)."""
+    (``letter`` null for a blank; ``box`` the tile's pixels on its page). Each tile fits a square
+    of ``board`` printed on the same ``paper`` at the same ``dpi`` (the caller loads the board:
+    this library never reads the application's files).
+
+    >>> from rules.board import parse_board
+    >>> board = parse_board('rows = 15\\ncols = 15\\n[layers]\\n', "15x15", required=())
+    >>> pages, sidecar = tile_pages(board, "en", dpi=60)
+    >>> len(sidecar["tiles"]), sidecar["tile_mm"] < sidecar["square_mm"]
+    (150, True)
+    """
     from rules.questique_tiles import BLANK, bag
-    from tabletop.resources import load_board
     from vision.printing import PAPER_MM, page_geometry
 
     letters = bag(language)
-    board = load_board("questique", required=())
     page_w, page_h, square, _origin = page_geometry(board, paper, dpi)
     w_mm, _h_mm = PAPER_MM[paper]
     side = int(round(square * TILE_SHARE))

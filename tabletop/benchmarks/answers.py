@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tabletop.benchmarks.vision import wilson
+from tabletop.benchmarks.scenes import word_scenes
+from tabletop.benchmarks.stats import report_line, wilson
 
 
 def one_letter_away(word: str, index) -> list[str]:
@@ -26,8 +27,6 @@ def one_letter_away(word: str, index) -> list[str]:
 def measure_answers(board, data, words: list[str], n_scenes: int, rng: np.random.Generator, index, log=print) -> dict:
     """Each written word verified against itself (the player wrote the answer) and against another
     word of its length, one letter away where there is one (the player wrote something else)."""
-    from tabletop.benchmarks.vision import _word_scenes
-
     by_length: dict[int, list[str]] = {}
     for w in words:
         by_length.setdefault(len(w), []).append(w)
@@ -44,14 +43,14 @@ def measure_answers(board, data, words: list[str], n_scenes: int, rng: np.random
             counts["others"] += 1
             counts["false"] += int(other.matches and not other.needs_confirmation)
 
-    _word_scenes(board, data, words, n_scenes, rng, index, log, each=check)
+    word_scenes(board, data, words, n_scenes, rng, index, log, each=check)
     n = counts["answers"]
     return {**counts, "verified_right": counts["verified"] / max(1, n), "verified_right_95ci": wilson(counts["verified"], n)}
 
 
-def print_lines(result: dict, line) -> None:
+def print_lines(result: dict) -> None:
     """The benchmark's lines for :func:`measure_answers`' result."""
-    line(f"answers verified right without asking ({result['answers']})", result["verified_right"], ">= 0.999",
+    report_line(f"answers verified right without asking ({result['answers']})", result["verified_right"], ">= 0.999",
          ci=result["verified_right_95ci"])
-    line("  answers sent to the host", result["asked"], fmt="{}")
-    line(f"  other words taken for the answer (of {result['others']})", result["false"], "0", fmt="{}")
+    report_line("  answers sent to the host", result["asked"], fmt="{}")
+    report_line(f"  other words taken for the answer (of {result['others']})", result["false"], "0", fmt="{}")

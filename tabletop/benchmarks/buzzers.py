@@ -43,6 +43,7 @@ from firmware_bridge.simbox import SimBox, SimError
 from hardware.buzzpanel import BuzzPanel, PanelPress
 from hardware.config import DEFAULT_PINS
 from rules.arbitration import Arbiter
+from tabletop.benchmarks.stats import percentile, percentile_lower
 
 GPIO_SPACINGS_US = [1000, 500, 200, 100, 50, 20, 10, 5, 2, 1]
 FIRMWARE_SPACINGS_US = [50, 20, 10, 5, 3, 2, 1]  # simulated time, placed to the CPU cycle
@@ -53,7 +54,7 @@ def _stats(samples: list[float]) -> dict:
     return {
         "n": len(ordered),
         "median_us": round(statistics.median(ordered), 1),
-        "p99_us": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 1),
+        "p99_us": round(percentile(ordered, 0.99), 1),
         "max_us": round(ordered[-1], 1),
     }
 
@@ -412,7 +413,7 @@ def phone_path(trials: int, seed: int = 5) -> dict[str, Any]:
     always = [spacing for spacing in PHONE_SPACINGS_MS if right[spacing] == trials]
     ordered, allowed, gains = sorted(errors_ms), sorted(allowances_ms), sorted(gains_ms)
     return {"trials": trials, "offset_error_ms": {"median": round(statistics.median(ordered), 2),
-                                                  "p99": round(ordered[int(0.99 * (len(ordered) - 1))], 2),
+                                                  "p99": round(percentile_lower(ordered, 0.99), 2),
                                                   "max": round(ordered[-1], 2)},
             "min_spacing_always_ordered_ms": always[0] if always and always == list(PHONE_SPACINGS_MS[-len(always):]) else None,
             "ordered_right_fraction_by_spacing_ms": fractions, "hold_s": PHONE_HOLD,

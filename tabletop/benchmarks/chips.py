@@ -24,6 +24,8 @@ from typing import Callable
 
 import numpy as np
 
+from tabletop.benchmarks.stats import ms_since, percentile_lower, progress_log
+
 TARGETS = {"per_square": 0.999, "ms_per_read": 50.0, "changes_from_hand_frames": 0, "ms_per_steady_frame": 5.0}
 
 
@@ -55,7 +57,7 @@ def measure(photos: int, seed: int = 2026) -> dict:
             not_found += 1
             continue
         finally:
-            ms.append((time.perf_counter() - start) * 1000)
+            ms.append(ms_since(start))
         wrong = 0
         for sq in squares:
             want, got = chips.get(sq, "."), rows[sq.row][sq.col]
@@ -68,7 +70,7 @@ def measure(photos: int, seed: int = 2026) -> dict:
     hand_plays, plays_right, steady_ms = _watching(board, reader, squares, max(2, photos // 6), rng, seed)
     return {"photos": photos, "squares": photos * len(squares), "per_square": right / max(1, photos * len(squares)),
             "boards_right": boards_right, "board_not_found": not_found, "confusions": confusions,
-            "ms_per_read": statistics.median(ms), "ms_per_read_p95": sorted(ms)[int(0.95 * (len(ms) - 1))],
+            "ms_per_read": statistics.median(ms), "ms_per_read_p95": percentile_lower(ms, 0.95),
             "sequences": max(2, photos // 6), "changes_from_hand_frames": hand_plays, "changes_right": plays_right,
             "ms_per_steady_frame": steady_ms}
 
@@ -105,7 +107,7 @@ def _watching(board, reader, squares, sequences: int, rng, seed: int) -> tuple[i
     for n in range(40):
         start = time.perf_counter()
         idle.feed(frame, n * 0.1)
-        steady.append((time.perf_counter() - start) * 1000)
+        steady.append(ms_since(start))
     return from_hand, right, statistics.median(steady[1:])
 
 
@@ -128,7 +130,7 @@ def print_lines(r: dict) -> None:
 
 def run(args) -> int:
     quick, as_json = bool(getattr(args, "quick", False)), bool(getattr(args, "json", False))
-    result = measure_all(quick, (lambda *a, **k: None) if as_json else print)
+    result = measure_all(quick, progress_log(as_json))
     if as_json:
         print(json.dumps({"targets": TARGETS, "chips": result}))
         return 0

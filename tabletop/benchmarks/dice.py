@@ -24,6 +24,8 @@ from typing import Callable
 
 import numpy as np
 
+from tabletop.benchmarks.stats import ms_since, percentile_lower, progress_log
+
 TARGETS = {"per_die": 0.99, "per_roll": 0.95, "ms_per_read": 50.0, "rolls_from_hand_or_moving": 0}
 
 
@@ -70,7 +72,7 @@ def measure(language: str, photos: int, sequences: int, seed: int = 2026) -> dic
         except DiceNotFound:
             read = ()
             missed += 1
-        ms.append((time.perf_counter() - start) * 1000)
+        ms.append(ms_since(start))
         right = sum(a == b for a, b in zip(read, faces))
         right_dice += right
         right_rolls += right == len(dice)
@@ -97,7 +99,7 @@ def measure(language: str, photos: int, sequences: int, seed: int = 2026) -> dic
     return {"language": language, "photos": photos, "per_die": right_dice / max(1, photos * len(dice)),
             "per_roll": right_rolls / max(1, photos), "missed_rolls": missed,
             "ms_per_read": statistics.median(ms) if ms else None,
-            "ms_per_read_p95": sorted(ms)[int(0.95 * (len(ms) - 1))] if ms else None,
+            "ms_per_read_p95": percentile_lower(ms, 0.95) if ms else None,
             "sequences": sequences, "rolls_from_hand_or_moving": from_hand_or_moving,
             "rolls_at_rest": at_rest, "rolls_at_rest_right": at_rest_right, "examples_of_errors": errors}
 
@@ -128,7 +130,7 @@ def print_lines(results: list[dict]) -> None:
 
 def run(args) -> int:
     quick, as_json = bool(getattr(args, "quick", False)), bool(getattr(args, "json", False))
-    results = measure_all(quick, (lambda *a, **k: None) if as_json else print)
+    results = measure_all(quick, progress_log(as_json))
     if as_json:
         print(json.dumps({"targets": TARGETS, "dice": results}, ensure_ascii=False))
         return 0

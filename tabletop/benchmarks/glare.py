@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from rules.squares import Square
-from tabletop.benchmarks.vision import wilson
+from tabletop.benchmarks.stats import report_line, wilson
 
 
 def measure_glare(boards, n_scenes: int, n_sequences: int, rng: np.random.Generator) -> dict:
@@ -51,9 +51,9 @@ def measure_glare(boards, n_scenes: int, n_sequences: int, rng: np.random.Genera
             "writes_from_glare": emitted}
 
 
-def print_lines(result: dict, line) -> None:
+def print_lines(result: dict) -> None:
     """The benchmark's lines for :func:`measure_glare`' result."""
-    line(f"empty squares right, glare and dark side ({result['empty_squares']})", result["empty_right"], ">= 0.9995",
+    report_line(f"empty squares right, glare and dark side ({result['empty_squares']})", result["empty_right"], ">= 0.9995",
          ci=result["empty_right_95ci"])
-    line(f"  written squares found there ({result['written']})", result["written_found"])
-    line(f"writes from glare on an empty board ({result['sequences']} seq.)", result["writes_from_glare"], "0", fmt="{}")
+    report_line(f"  written squares found there ({result['written']})", result["written_found"])
+    report_line(f"writes from glare on an empty board ({result['sequences']} seq.)", result["writes_from_glare"], "0", fmt="{}")

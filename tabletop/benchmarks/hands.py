@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tabletop.benchmarks.vision import wilson
+from tabletop.benchmarks.stats import report_line, wilson
 
 WORDS = 10  #: the words each writer writes before the later letters are read
 LATER_MOST = 240  #: later letters read per writer at most (two writers recorded thousands)
@@ -82,9 +82,9 @@ def measure_hands(board, data, rng: np.random.Generator, quick: bool = False, lo
             "after": after / max(1, total), "after_95ci": wilson(after, total)}
 
 
-def print_lines(result: dict, line) -> None:
+def print_lines(result: dict) -> None:
     """The benchmark's lines for :func:`measure_hands`' result."""
-    line(f"a writer's later letters, before learning ({result['later_letters']})", result["before"],
+    report_line(f"a writer's later letters, before learning ({result['later_letters']})", result["before"],
          ci=result["before_95ci"])
-    line(f"  after their first {WORDS} words ({result['writers']} writers)", result["after"], ">= 0.985",
+    report_line(f"  after their first {WORDS} words ({result['writers']} writers)", result["after"], ">= 0.985",
          ci=result["after_95ci"])

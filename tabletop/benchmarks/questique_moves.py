@@ -16,6 +16,7 @@ from rules import errors
 from rules.game import GameSetup
 from rules.games import new_game
 from rules.questique import QuestiqueGame
+from tabletop.benchmarks.stats import us_since
 from tabletop.games.questique_players import choose_move, common_words
 from tabletop.lexicons import builtin_lexicon
 from tabletop.resources import load_board
@@ -46,10 +47,10 @@ def measure_questique(games: int, seed: int = 1) -> dict[str, list[float]]:
             try:
                 game.trial(probe)
             except errors.Rejection:
-                rejected.append((time.perf_counter_ns() - start) / 1000)
+                rejected.append(us_since(start))
             move = choose_move(game, player, rng)
             start = time.perf_counter_ns()
             game.apply(move)
             if move["type"] == "write":
-                accepted.append((time.perf_counter_ns() - start) / 1000)
+                accepted.append(us_since(start))
     return {"accepted": accepted, "rejected": rejected}

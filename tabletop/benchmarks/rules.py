@@ -18,15 +18,12 @@ from rules import errors
 from rules.game import GameSetup
 from rules.extradiction_sp import ExtradictionSPGame
 from rules.games import new_game
+from tabletop.benchmarks.questique_moves import measure_questique
+from tabletop.benchmarks.stats import ms_since, percentile, us_since
 from tabletop.lexicons import builtin_lexicon
 from tabletop.resources import load_board
 
 BUDGET_US = 1000.0
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def measure(games: int, attempts: int, seed: int = 1) -> dict:
@@ -53,9 +50,9 @@ def measure(games: int, attempts: int, seed: int = 1) -> dict:
             start = time.perf_counter_ns()
             try:
                 game.apply(event)
-                accepted.append((time.perf_counter_ns() - start) / 1000)
+                accepted.append(us_since(start))
             except errors.Rejection:
-                rejected.append((time.perf_counter_ns() - start) / 1000)
+                rejected.append(us_since(start))
     return {"accepted": accepted, "rejected": rejected, "dictionary_words": len(lexicon)}
 
 
@@ -63,8 +60,8 @@ def _summary(samples: list[float]) -> dict:
     return {
         "moves": len(samples),
         "median_us": round(statistics.median(samples), 1),
-        "p95_us": round(_percentile(samples, 0.95), 1),
-        "p99_us": round(_percentile(samples, 0.99), 1),
+        "p95_us": round(percentile(samples, 0.95), 1),
+        "p99_us": round(percentile(samples, 0.99), 1),
         "max_us": round(max(samples), 1),
     }
 
@@ -83,7 +80,6 @@ def run(args) -> int:
     }
     if not getattr(args, "json", False):
         print("Timing Questique moves: four players with the table's tiles, elimination play ...", flush=True)
-    from tabletop.benchmarks.questique_moves import measure_questique
     questique = measure_questique(2 if getattr(args, "quick", False) else 12)
     result["questique"] = {"accepted_move": _summary(questique["accepted"]),
                            "rejected_move": _summary(questique["rejected"])}
@@ -135,7 +131,7 @@ def measure_letter_dice(rolls: int, seed: int = 1) -> dict:
             faces = [rng.choice(die) for die in DICE[language]]
             start = time.perf_counter()
             lists = {length: best_words(lexicon, faces, length, rank=rank) for length in sorted({sq for sq, _ in DEFAULT_SHEET})}
-            best_ms.append((time.perf_counter() - start) * 1000)
+            best_ms.append(ms_since(start))
             game = new_game(Setup("letter-dice", players, language=language, seed=n), None, lexicon)
             game.apply({"type": "roll", "faces": faces})
             for k, player in enumerate(players):
@@ -146,7 +142,7 @@ def measure_letter_dice(rolls: int, seed: int = 1) -> dict:
                     game.apply({"type": "word", "player": player, "row": row, "word": word})
             start = time.perf_counter()
             game.apply({"type": "end_round"})
-            score_ms.append((time.perf_counter() - start) * 1000)
+            score_ms.append(ms_since(start))
         out[language] = {"rolls": rolls, "score_round_6_players_ms": _ms(score_ms),
                          "best_words_first_roll_ms": round(best_ms[0], 1),   # files the dictionary by signature
                          "best_words_ms": _ms(best_ms[1:] or best_ms)}
@@ -154,5 +150,5 @@ def measure_letter_dice(rolls: int, seed: int = 1) -> dict:
 
 
 def _ms(samples: list[float]) -> dict:
-    return {"median": round(statistics.median(samples), 2), "p95": round(_percentile(samples, 0.95), 2),
+    return {"median": round(statistics.median(samples), 2), "p95": round(percentile(samples, 0.95), 2),
             "max": round(max(samples), 2)}

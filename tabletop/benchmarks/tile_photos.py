@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tabletop.benchmarks.stats import ms_since
+
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 
 
@@ -86,7 +88,7 @@ def measure_photos(folder: Path) -> dict[str, Any]:
             per_photo.append({"photo": photo.name, "read": False})
             continue
         finally:
-            ms.append((time.perf_counter() - start) * 1000)
+            ms.append(ms_since(start))
         mine: dict[str, Any] = {"photo": photo.name, "read": True, "tiles": 0, "tiles_right": 0, "false_tiles": 0, "missed_tiles": 0}
         for want_row, got_row in zip(rows, read.rows):
             for want, got in zip(want_row, got_row):

@@ -31,6 +31,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from tabletop.benchmarks.stats import ms_since, percentile_lower, progress_log
+
 TARGETS = {"printed_per_tile": 0.995, "boxed_per_tile": 0.97, "empty_or_tile": 0.999, "ms_per_read": 50.0}
 
 
@@ -89,7 +91,7 @@ def measure(style: str, photos: int, seed: int, tesseract_tiles: int) -> dict:
             count["not_found"] += 1
             continue
         finally:
-            ms.append((time.perf_counter() - start) * 1000)
+            ms.append(ms_since(start))
         wrong = 0
         for r, (want_row, got_row) in enumerate(zip(shot.rows, read.rows)):
             for c, (want, got) in enumerate(zip(want_row, got_row)):
@@ -110,7 +112,7 @@ def measure(style: str, photos: int, seed: int, tesseract_tiles: int) -> dict:
             "per_square": count["right"] / squares, "per_tile": count["tiles_right"] / n_tiles,
             "empty_or_tile": count["presence_right"] / squares, "boards_right": count["boards_right"],
             "board_not_found": count["not_found"], "confusions": dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:8]),
-            "ms_per_read": statistics.median(ms), "ms_per_read_p95": sorted(ms)[int(0.95 * (len(ms) - 1))],
+            "ms_per_read": statistics.median(ms), "ms_per_read_p95": percentile_lower(ms, 0.95),
             "tesseract_tiles": tess["total"], "tesseract_per_tile": tess["right"] / max(1, tess["total"]),
             "ours_on_tesseract_tiles": tess["ours"] / max(1, tess["total"]),
             "tesseract_ms_per_tile": statistics.median(tess["ms"]) if tess["ms"] else None}
@@ -138,7 +140,7 @@ def _tesseract(shot, read, reader, language: str, tess: dict, limit: int) -> Non
             start = time.perf_counter()
             text = pytesseract.image_to_string(big, lang="eng" if language == "en" else "ukr",
                                                config=f"--psm 10 -c tessedit_char_whitelist={letters}")
-            tess["ms"].append((time.perf_counter() - start) * 1000)
+            tess["ms"].append(ms_since(start))
             tess["total"] += 1
             tess["right"] += text.strip()[:1] == want
             tess["ours"] += read.rows[r][c] == want
@@ -177,7 +179,7 @@ def run(args) -> int:
     photos = getattr(args, "photos", None)
     if photos is not None:
         return _run_photos(Path(photos), as_json)
-    result = measure_all(quick, (lambda *a, **k: None) if as_json else print)
+    result = measure_all(quick, progress_log(as_json))
     if as_json:
         print(json.dumps({"targets": TARGETS, "tiles": result}, ensure_ascii=False))
         return 0

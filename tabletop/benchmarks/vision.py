@@ -8,39 +8,19 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import cv2
 import numpy as np
 
-from rules.board import parse_board
 from rules.squares import Square
+from tabletop.benchmarks import answers, chips, dice, glare, hands, outsider, tiles
+from tabletop.benchmarks.scenes import WordCounts, board_15, common_draw, word_scenes
+from tabletop.benchmarks.stats import ms_since, progress_log, report_line, wilson
 
-COMMON_WORD_FREQUENCY = 1e-6  #: "everyday" words occur at least this often in English text
 TARGETS = {"letter_accuracy": 0.97, "letters_after_10_words": 0.985, "word_accuracy": 0.97,
            "accepted_words_right": 0.995, "words_asked": 0.10, "empty_ink_accuracy": 0.9995, "board_found_rate": 0.99,
            "ms_per_steady_frame": 5.0, "ms_per_full_read_15x15": 50.0, "writes_with_hand": 0}
-
-
-def wilson(right: int, total: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson interval of a proportion: how far a rate measured on ``total`` cases
-    could be from the true one (112 words cannot tell 88 % from 92 %).
-
-    >>> [round(v, 3) for v in wilson(99, 100)]
-    [0.946, 0.998]
-    """
-    if total == 0:
-        return (0.0, 1.0)
-    p = right / total
-    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
-    half = z * np.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
-    return (float(centre - half), float(centre + half))
-
-
-def board_15() -> object:
-    """A 15x15 test board (values and zones like a classic word board) for the timing budget."""
-    values = ["".join(str(1 + (r * 7 + c * 3) % 3 if (r + c) % 4 else 2) for c in range(15)) for r in range(15)]
-    zones = ["".join("ABC"[min(2, max(abs(r - 7), abs(c - 7)) // 3)] for c in range(15)) for r in range(15)]
-    return parse_board(f"name = 'test 15'\nrows = 15\ncols = 15\n[layers]\nvalues = {values}\nzones = {zones}".replace("'", '"'))
 
 
 LETTER_SCENES = 100  #: scenes of 60 held-out letters each (6,000 letters: a 95 % interval of about +-0.8 points)
@@ -62,7 +42,7 @@ def _letters_scenes(boards, data, n_scenes, per_scene, rng, tess_budget, log):
     lone_bars = [0, 0]  # right, total: recordings of one straight stroke though the letter is not I
     ink_right = ink_total = 0
     errors = {"missed": 0, "false": 0, "occluded": 0}
-    tess = {"right": 0, "total": 0, "ms": []}
+    tess: dict[str, Any] = {"right": 0, "total": 0, "ms": []}
     ours_on_tess = {"right": 0, "total": 0}
     not_found = 0
     for k in range(n_scenes):
@@ -120,78 +100,18 @@ def _tesseract_square(canon, sq, cell):
     crop = cv2.copyMakeBorder(cv2.resize(crop, None, fx=2, fy=2), 20, 20, 20, 20, cv2.BORDER_REPLICATE)
     t = time.perf_counter()
     text = pytesseract.image_to_string(crop, config="--psm 10 -c tessedit_char_whitelist=ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    ms = (time.perf_counter() - t) * 1000
+    ms = ms_since(t)
     text = "".join(ch for ch in text.upper() if "A" <= ch <= "Z")
     return text[:1], ms
 
 
-def _word_scenes(board, data, words, n_scenes, rng, lexicon_index, log, outcomes=None, each=None):
-    """Scenes of ``words`` written by ``data``'s writers, read in full; counts (and, into ``outcomes``,
-    each word's (confidence, right); ``each(reader, read, word, squares)`` is called for every word)."""
-    from vision.synth.letterdata import StrokeQueue
-    from vision.reader import BoardReader
-    from vision.synth.scene import make_scene
-
-    reader = BoardReader(board, lexicon_index)
-    right = raw_right = total = confirm = accepted_right = 0
-    by_letter_writer: dict = {}
-    for i, (w, letter) in enumerate(zip(data.writer, data.labels)):
-        by_letter_writer.setdefault(str(w), {}).setdefault(str(letter), []).append(i)
-    writers = list(by_letter_writer)
-    for k in range(n_scenes):
-        letters, samples, placed = {}, [], []
-        for row in range(1, board.rows - 1, 2):
-            word = words[int(rng.integers(len(words)))]
-            col = int(rng.integers(0, board.cols - len(word) + 1))
-            writer = by_letter_writer[writers[int(rng.integers(len(writers)))]]
-            squares = [Square(row, col + j) for j in range(len(word))]
-            for sq, ch in zip(squares, word):
-                pool = writer.get(ch) or np.nonzero(data.labels == ch)[0].tolist()
-                letters[sq] = ch
-                samples.append(data.strokes[pool[int(rng.integers(len(pool)))]])
-            placed.append((word, tuple(squares)))
-        scene = make_scene(board, letters, seed=int(rng.integers(1 << 30)), ink_renderer=StrokeQueue(samples), ink=None)
-        try:
-            read = reader.read(scene.frame)
-        except Exception as error:  # noqa: BLE001
-            log(f"  word scene {k}: {error}")
-            total += len(placed)
-            continue
-        found = {w.squares: w for w in read.words}
-        for word, squares in placed:
-            total += 1
-            w = found.get(squares)
-            right += int(w is not None and w.text == word)
-            raw_right += int(w is not None and w.raw == word)
-            confirm += int(w is not None and w.needs_confirmation)
-            accepted_right += int(w is not None and not w.needs_confirmation and w.text == word)
-            if each is not None:
-                each(reader, read, word, squares)
-            if outcomes is not None:
-                outcomes.append((w.confidence if w is not None else 0.0, w is not None and w.text == word))
-    return right, raw_right, total, confirm, accepted_right
-
-
-def _word_results(key: str, counts: tuple[int, int, int, int, int]) -> dict:
-    """The benchmark's entries for one word set, from :func:`_word_scenes`' counts."""
+def _word_results(key: str, counts: WordCounts) -> dict:
+    """The benchmark's entries for one word set, from :func:`~tabletop.benchmarks.scenes.word_scenes`' counts."""
     right, raw_right, total, confirm, accepted_right = counts
     return {f"{key}_accuracy": right / max(1, total), f"{key}_accuracy_95ci": wilson(right, total),
             f"{key}_accuracy_without_lexicon": raw_right / max(1, total), f"{key}s_read": total,
             f"{key}s_flagged_for_confirmation": confirm,
             f"accepted_{key}s_right": accepted_right / max(1, total - confirm)}  # of those read without asking
-
-
-def _common_draw(words: list[str], n: int, rng) -> list[str] | None:
-    """``n`` of ``words`` drawn uniformly from the common ones (at least once per million words
-    of ordinary English text: the vocabulary people write at a game table). None without
-    frequency data."""
-    from tabletop.lexicons import word_frequencies
-
-    frequency = word_frequencies("en")
-    if frequency is None:
-        return None
-    common = [w for w in words if frequency(w) >= COMMON_WORD_FREQUENCY]
-    return [common[i] for i in rng.choice(len(common), n, replace=False)]
 
 
 def _found_rate(boards, n, rng):
@@ -268,7 +188,7 @@ def _timings(board, rng, repeats):
     for _ in range(repeats):
         t = time.perf_counter()
         reader.read(frame)
-        full.append((time.perf_counter() - t) * 1000)
+        full.append(ms_since(t))
     tracker = Tracker(reader)
     for i in range(10):
         tracker.feed(frame, i * 0.1)
@@ -276,7 +196,7 @@ def _timings(board, rng, repeats):
     for i in range(repeats * 5):
         t = time.perf_counter()
         tracker.feed(frame, 1 + i * 0.03)
-        steady.append((time.perf_counter() - t) * 1000)
+        steady.append(ms_since(t))
     return float(np.median(steady)), float(np.median(full)), len(letters)
 
 
@@ -287,7 +207,7 @@ def run(args) -> int:
 
     cv2.setNumThreads(1)  # the budgets are per core
     quick = bool(getattr(args, "quick", False))
-    log = (lambda *a: None) if getattr(args, "json", False) else print
+    log = progress_log(bool(getattr(args, "json", False)))
     rng = np.random.default_rng(2026)
     boards = [load_board("extradiction"), board_15(), load_board("extradiction-sp")]
     out: dict = {"targets": TARGETS}
@@ -313,9 +233,7 @@ def run(args) -> int:
         out["ours_on_tesseract_squares"] = ours_t["right"] / max(1, ours_t["total"])
         out["tesseract_squares"] = tess["total"]
         out["tesseract_ms_per_call"] = float(np.median(tess["ms"])) if tess["ms"] else None
-        from tabletop.benchmarks.outsider import outsider_letters
-
-        o_right, o_total, out["outsider_errors"] = outsider_letters(boards[::2], held, 1 if quick else 20, 20 if quick else 60, log)
+        o_right, o_total, out["outsider_errors"] = outsider.outsider_letters(boards[::2], held, 1 if quick else 20, 20 if quick else 60, log)
         out["outsider_letter_accuracy"] = o_right / max(1, o_total)
         out["outsider_letter_accuracy_95ci"] = wilson(o_right, o_total)
         out["outsider_letters_read"] = o_total
@@ -325,25 +243,19 @@ def run(args) -> int:
         n_scenes = 2 if quick else 80
         # the dictionary words first (drawn and read), so that they are those of earlier runs
         dictionary = [lexicon_words[i] for i in rng.choice(len(lexicon_words), 4000, replace=False)]
-        out.update(_word_results("word", _word_scenes(boards[1], held, dictionary, n_scenes, rng, index, log)))
-        everyday = _common_draw(lexicon_words, 4000, rng)
+        out.update(_word_results("word", word_scenes(boards[1], held, dictionary, n_scenes, rng, index, log)))
+        everyday = common_draw(lexicon_words, 4000, rng)
         if everyday is not None:
-            out.update(_word_results("everyday_word", _word_scenes(boards[1], held, everyday, n_scenes, rng, index, log)))
-        from tabletop.benchmarks.hands import measure_hands
-
-        out["hands"] = measure_hands(boards[0], held, np.random.default_rng([2026, 17]), quick, log)
+            out.update(_word_results("everyday_word", word_scenes(boards[1], held, everyday, n_scenes, rng, index, log)))
+        out["hands"] = hands.measure_hands(boards[0], held, np.random.default_rng([2026, 17]), quick, log)
         if everyday is not None:
-            from tabletop.benchmarks.answers import measure_answers
-
-            out["answers"] = measure_answers(boards[2], held, everyday, 2 if quick else 40,
-                                             np.random.default_rng([2026, 18]), index, log)
+            out["answers"] = answers.measure_answers(boards[2], held, everyday, 2 if quick else 40,
+                                                     np.random.default_rng([2026, 18]), index, log)
         out["real_handwriting"] = (f"UNIPEN and UJI capitals, held-out contributors {', '.join(HELD_OUT_CONTRIBUTORS)} "
                                    f"({len(held)} letters of {len(set(held.writer))} writers, never trained on)")
     else:
         out["real_handwriting"] = f"not measured: no handwriting data in {DATA_DIR}"
-    from tabletop.benchmarks.glare import measure_glare
-
-    out["glare"] = measure_glare(boards, 3 if quick else 60, 1 if quick else 12, np.random.default_rng([2026, 19]))
+    out["glare"] = glare.measure_glare(boards, 3 if quick else 60, 1 if quick else 12, np.random.default_rng([2026, 19]))
     n_found = 9 if quick else 240
     found, accurate, worst = _found_rate(boards, n_found, rng)
     out["board_found_rate"] = accurate / n_found
@@ -359,14 +271,8 @@ def run(args) -> int:
     out["ms_per_steady_frame"] = steady
     out["ms_per_full_read_15x15"] = full
     out["letters_in_timed_read"] = n_letters
-    from tabletop.benchmarks.dice import measure_all
-
-    out["dice"] = measure_all(quick, log)
-    from tabletop.benchmarks import chips
-
+    out["dice"] = dice.measure_all(quick, log)
     out["chips"] = chips.measure_all(quick, log)
-    from tabletop.benchmarks import tiles
-
     out["tiles"] = tiles.measure_all(quick, log)
     out["seconds"] = round(time.time() - t0, 1)
     if getattr(args, "json", False):
@@ -377,64 +283,47 @@ def run(args) -> int:
 
 
 def _print(out):
-    def line(name, value, target=None, fmt="{:.4f}", ci=None):
-        shown = fmt.format(value) if isinstance(value, (int, float)) else str(value)
-        interval = f"   95% {ci[0]:.4f}-{ci[1]:.4f}" if ci is not None else ""
-        print(f"  {name:<44} {shown:>10}" + (f"   target {target}" if target is not None else "") + interval)
-
     print("vision benchmark (one core, 1280x720 synthetic camera frames)")
     print(f"  real handwriting: {out['real_handwriting']}")
     if "letter_accuracy" in out:
-        line(f"letter accuracy per square ({out['letters_read']} letters)", out["letter_accuracy"], ">= 0.97",
-             ci=out["letter_accuracy_95ci"])
+        report_line(f"letter accuracy per square ({out['letters_read']} letters)", out["letter_accuracy"], ">= 0.97",
+                    ci=out["letter_accuracy_95ci"])
         print("    by contributor: " + ", ".join(f"{k} {v:.3f}" for k, v in out["letter_accuracy_by_contributor"].items()))
-        line(f"  without the {out['letters_recorded_as_one_bar']} recorded as one straight stroke (not I)",
-             out["letter_accuracy_without_one_bar_recordings"])
-        line(f"  tesseract on {out['tesseract_squares']} of the same squares", out["tesseract_letter_accuracy"])
-        line("  ours on those same squares", out["ours_on_tesseract_squares"])
-        line("  tesseract ms per call", out["tesseract_ms_per_call"], fmt="{:.1f}")
-        line(f"letters in outsiders' pictures of the PNG ({out['outsider_letters_read']})", out["outsider_letter_accuracy"],
-             ">= 0.97", ci=out["outsider_letter_accuracy_95ci"])
+        report_line(f"  without the {out['letters_recorded_as_one_bar']} recorded as one straight stroke (not I)",
+                    out["letter_accuracy_without_one_bar_recordings"])
+        report_line(f"  tesseract on {out['tesseract_squares']} of the same squares", out["tesseract_letter_accuracy"])
+        report_line("  ours on those same squares", out["ours_on_tesseract_squares"])
+        report_line("  tesseract ms per call", out["tesseract_ms_per_call"], fmt="{:.1f}")
+        report_line(f"letters in outsiders' pictures of the PNG ({out['outsider_letters_read']})", out["outsider_letter_accuracy"],
+                    ">= 0.97", ci=out["outsider_letter_accuracy_95ci"])
         print("    (pasted into the sidecar's boxes, 1600x1200 photos; missed, false, board not found: "
               + ", ".join(str(v) for v in out["outsider_errors"].values()) + ")")
-        from tabletop.benchmarks.hands import print_lines as hand_lines
-
-        hand_lines(out["hands"], line)
+        hands.print_lines(out["hands"])
         if "answers" in out:
-            from tabletop.benchmarks.answers import print_lines as answer_lines
-
-            answer_lines(out["answers"], line)
-        line(f"empty/ink accuracy ({out['squares_judged']} squares)", out["empty_ink_accuracy"], ">= 0.9995",
-             ci=out["empty_ink_accuracy_95ci"])
+            answers.print_lines(out["answers"])
+        report_line(f"empty/ink accuracy ({out['squares_judged']} squares)", out["empty_ink_accuracy"], ">= 0.9995",
+                    ci=out["empty_ink_accuracy_95ci"])
         e = out["empty_ink_errors"]
-        line("  written read empty / empty read written / occluded", f"{e['missed']} / {e['false']} / {e['occluded']}")
+        report_line("  written read empty / empty read written / occluded", f"{e['missed']} / {e['false']} / {e['occluded']}")
         for key, what in (("word", "dictionary words"), ("everyday_word", "everyday words")):
             if f"{key}_accuracy" not in out:
                 continue
-            line(f"{what} right after lexicon ({out[f'{key}s_read']})", out[f"{key}_accuracy"], ">= 0.97",
-                 ci=out[f"{key}_accuracy_95ci"])
-            line("  right letter by letter (no lexicon)", out[f"{key}_accuracy_without_lexicon"])
-            line("  host asked (share of words)", out[f"{key}s_flagged_for_confirmation"] / max(1, out[f"{key}s_read"]),
-                 "<= 0.10")
-            line("  accepted without asking and right", out[f"accepted_{key}s_right"], ">= 0.995")
+            report_line(f"{what} right after lexicon ({out[f'{key}s_read']})", out[f"{key}_accuracy"], ">= 0.97",
+                        ci=out[f"{key}_accuracy_95ci"])
+            report_line("  right letter by letter (no lexicon)", out[f"{key}_accuracy_without_lexicon"])
+            report_line("  host asked (share of words)", out[f"{key}s_flagged_for_confirmation"] / max(1, out[f"{key}s_read"]),
+                        "<= 0.10")
+            report_line("  accepted without asking and right", out[f"accepted_{key}s_right"], ">= 0.995")
         print("    (dictionary words: drawn uniformly from the 3-7 letter words of the built-in lexicon;"
               " everyday words: from its common ones, at least once per million words of English)")
-    from tabletop.benchmarks.glare import print_lines as glare_lines
-
-    glare_lines(out["glare"], line)
-    line(f"board found, grid within 1/4 sq. ({out['board_frames']} frames, 3 boards)", out["board_found_rate"], ">= 0.99")
-    line("  board found at all", out["board_found_any"])
-    line(f"writes from frames with a hand or pen ({out['hand_sequences']} seq.)", out["writes_with_hand"], "0", fmt="{}")
-    line("  writes emitted / correct", f"{out['writes_emitted']} / {out['writes_correct']}")
-    line("ms per steady-state frame", out["ms_per_steady_frame"], "<= 5", fmt="{:.2f}")
-    line(f"ms per full read, 15x15, {out['letters_in_timed_read']} letters", out["ms_per_full_read_15x15"], "<= 50", fmt="{:.1f}")
-    from tabletop.benchmarks.dice import print_lines
-
-    print_lines(out["dice"])
-    from tabletop.benchmarks import chips
-
+    glare.print_lines(out["glare"])
+    report_line(f"board found, grid within 1/4 sq. ({out['board_frames']} frames, 3 boards)", out["board_found_rate"], ">= 0.99")
+    report_line("  board found at all", out["board_found_any"])
+    report_line(f"writes from frames with a hand or pen ({out['hand_sequences']} seq.)", out["writes_with_hand"], "0", fmt="{}")
+    report_line("  writes emitted / correct", f"{out['writes_emitted']} / {out['writes_correct']}")
+    report_line("ms per steady-state frame", out["ms_per_steady_frame"], "<= 5", fmt="{:.2f}")
+    report_line(f"ms per full read, 15x15, {out['letters_in_timed_read']} letters", out["ms_per_full_read_15x15"], "<= 50", fmt="{:.1f}")
+    dice.print_lines(out["dice"])
     chips.print_lines(out["chips"])
-    from tabletop.benchmarks import tiles
-
     tiles.print_lines(out["tiles"])
     print(f"  ({out['seconds']} s)")

@@ -10,8 +10,9 @@ from tabletop.cli import command
 from tabletop.errors import UserError
 
 
-#: modules of tabletop.benchmarks that only help the benchmarks (no ``run`` of their own)
-HELPERS = ("outsider", "tile_photos")
+#: modules of tabletop.benchmarks that are no benchmark of their own (no ``run``): the shared
+#: helpers, and parts that ``bench vision``, ``bench rules`` or ``bench tiles`` runs
+HELPERS = ("answers", "glare", "hands", "outsider", "questique_moves", "scenes", "stats", "tile_photos")
 
 
 def available() -> list[str]:

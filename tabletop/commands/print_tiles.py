@@ -18,6 +18,8 @@ def print_tiles(args) -> int:
     from vision.tileprint import tile_pages
 
     from tabletop.files import page_output
+    from tabletop.games import spec
+    from tabletop.resources import load_board
 
     if args.game not in _tile_games():
         raise UserError(f"{args.game!r} has no letter tiles; print-tiles prints those of: {', '.join(_tile_games())}")
@@ -25,9 +27,13 @@ def print_tiles(args) -> int:
         raise UserError(f"the tiles come in {', '.join(TILES)}, not {args.language!r}")
     if args.paper not in PAPER_MM:
         raise UserError(f"--paper is one of {', '.join(PAPER_MM)}, not {args.paper!r}")
+    board_name = spec(args.game).board
+    if board_name is None:
+        raise UserError(f"{args.game!r} has no built-in board for its tiles to fit")
+    board = load_board(board_name, required=())   # each tile fits one of its printed squares
     out = page_output(args.out or f"{args.game}-tiles-{args.language}.pdf")
     try:
-        pages, sidecar = tile_pages(args.language, args.paper, args.dpi)
+        pages, sidecar = tile_pages(board, args.language, args.paper, args.dpi)
     except FileNotFoundError as error:
         raise UserError(str(error)) from None
     written, side = write_pages(pages, sidecar, out, args.dpi)

@@ -44,7 +44,7 @@ class GameSpec:
     """Everything the application knows of one game, registered once by its table module."""
 
     game_id: str
-    table: "TableGame"
+    table: "TableGame[Any]"           # the adapter, typed for its own rules class
     summary: str
     demo: Demo | None = None
     board: str | None = None          # the built-in board (None: the game has no board)

@@ -13,16 +13,16 @@ from tabletop.games.table import TableGame, Window, clue_prompt, scores_line
 from tabletop.players.synthetic import Action, pick_clue, wrong_guess
 
 
-class ExtradictionTable(TableGame):
+class ExtradictionTable(TableGame[ExtradictionGame]):
     """Levels 1-3 and Speed: clue cards from the deck, guesses typed or judged, words written."""
 
     uses_clue_deck = True
 
-    def deck_kind(self, game: ExtradictionGame) -> str:  # type: ignore[override]
+    def deck_kind(self, game: ExtradictionGame) -> str:
         """Levels 1-2 are for children learning letters: picture cards; Level 3 and Speed: words."""
         return "pictures" if game.level in ("level1", "level2") else "words"
 
-    def windows(self, game: ExtradictionGame) -> list[Window]:  # type: ignore[override]
+    def windows(self, game: ExtradictionGame) -> list[Window]:
         phase, n = game.phase, len(game.events)
         if phase is Phase.GUESS:
             return [Window(f"answer-{n}", "answer", (game.guesser_due(),), None, prompt="Type the word you guess.")]
@@ -32,7 +32,7 @@ class ExtradictionTable(TableGame):
                            prompt="Type the word you wrote, its first square and its direction.")]
         return []
 
-    def speech(self, game: ExtradictionGame, event: dict[str, Any], message: str) -> list[str]:  # type: ignore[override]
+    def speech(self, game: ExtradictionGame, event: dict[str, Any], message: str) -> list[str]:
         kind = event.get("type")
         if kind == "clue" and game.level in ("level1", "level2") and event.get("answer"):
             word = event["answer"].upper()
@@ -50,7 +50,7 @@ class ExtradictionTable(TableGame):
             return [message, scores_line(game)]
         return [message] if message else []
 
-    def status(self, game: ExtradictionGame) -> str:  # type: ignore[override]
+    def status(self, game: ExtradictionGame) -> str:
         phase, who = game.phase, game.whose_turn()
         return {
             Phase.OVER: "The game is over.",
@@ -61,7 +61,7 @@ class ExtradictionTable(TableGame):
             Phase.WRITE: f"{who} writes the word on the board.",
         }[phase]
 
-    def summary(self, game: ExtradictionGame) -> dict[str, Any]:  # type: ignore[override]
+    def summary(self, game: ExtradictionGame) -> dict[str, Any]:
         phase = game.phase
         summary: dict[str, Any] = {"phase": phase.value, "cards_used": game.cards_used,
                                    "clue": clue_prompt(game, phase in (Phase.GUESS, Phase.WRITE) and game.level == "level3")}

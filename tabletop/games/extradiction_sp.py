@@ -16,14 +16,14 @@ from tabletop.players.planner import best_placement
 from tabletop.players.synthetic import Action, pick_clue, wrong_guess
 
 
-class ExtradictionSPTable(TableGame):
+class ExtradictionSPTable(TableGame[ExtradictionSPGame]):
     """Buzz-in presses are hands; the answerer and the writer get their windows on their pages."""
 
     uses_buzzers = True
     uses_clue_deck = True
     uses_sand_timer = True
 
-    def buzz(self, game: ExtradictionSPGame, player: str) -> dict[str, Any] | None:  # type: ignore[override]
+    def buzz(self, game: ExtradictionSPGame, player: str) -> dict[str, Any] | None:
         if game.variant == "speed" or game.over:
             return None
         turn = game.turn
@@ -31,14 +31,14 @@ class ExtradictionSPTable(TableGame):
             return {"type": "hand", "player": player}
         return None
 
-    def buzz_opened_at(self, game: ExtradictionSPGame) -> float | None:  # type: ignore[override]
+    def buzz_opened_at(self, game: ExtradictionSPGame) -> float | None:
         """When the clue was read (the shared answer window's start), while hands may go up."""
         turn = game.turn
         if game.variant == "speed" or game.over or turn.phase is not Phase.ANSWERING or turn.window_end is None:
             return None
         return round(turn.window_end - ANSWER_WINDOW, 6)
 
-    def windows(self, game: ExtradictionSPGame) -> list[Window]:  # type: ignore[override]
+    def windows(self, game: ExtradictionSPGame) -> list[Window]:
         turn, n = game.turn, len(game.events)
         if game.over:
             return []
@@ -53,14 +53,14 @@ class ExtradictionSPTable(TableGame):
                            hard=False)]        # a late write is allowed, and open to challenge
         return []
 
-    def entry_event(self, game: ExtradictionSPGame, window: Window, seat: str,  # type: ignore[override]
+    def entry_event(self, game: ExtradictionSPGame, window: Window, seat: str,
                     entry: dict[str, Any]) -> dict[str, Any]:
         if window.purpose == "answer" and game.turn.answer is None:
             # a physical card whose answer nobody entered: only the host can judge, so say it aloud
             raise EntryError("This answer is said aloud: the card's answer was not entered, so the host judges it.")
         return super().entry_event(game, window, seat, entry)
 
-    def speech(self, game: ExtradictionSPGame, event: dict[str, Any], message: str) -> list[str]:  # type: ignore[override]
+    def speech(self, game: ExtradictionSPGame, event: dict[str, Any], message: str) -> list[str]:
         kind = event.get("type")
         if kind == "clue" and event.get("answer") and event.get("definition"):
             clue = Clue(normalise(event["answer"]), event["definition"])
@@ -69,7 +69,7 @@ class ExtradictionSPTable(TableGame):
             return [message, scores_line(game)]
         return [message] if message else []
 
-    def status(self, game: ExtradictionSPGame) -> str:  # type: ignore[override]
+    def status(self, game: ExtradictionSPGame) -> str:
         if game.over:
             return "The game is over."
         turn, who = game.turn, game.whose_turn()
@@ -85,7 +85,7 @@ class ExtradictionSPTable(TableGame):
             "The answer is on the board.",
         }[turn.phase]
 
-    def summary(self, game: ExtradictionSPGame) -> dict[str, Any]:  # type: ignore[override]
+    def summary(self, game: ExtradictionSPGame) -> dict[str, Any]:
         turn = game.turn
         return {"phase": turn.phase.value, "asker": turn.asker, "hands": list(turn.hands), "answering": turn.current,
                 "writer": turn.writer, "round": game.order.round, "turn_number": game.turns_started,

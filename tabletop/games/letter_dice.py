@@ -15,12 +15,12 @@ from tabletop.games.table import EntryError, TableGame, Window, whole_number
 from tabletop.players.synthetic import Action
 
 
-class LetterDiceTable(TableGame):
+class LetterDiceTable(TableGame[LetterDiceGame]):
     """Each seat writes its words on its own page while the sand runs; nobody sees another's."""
 
     uses_sand_timer = True
 
-    def windows(self, game: LetterDiceGame) -> list[Window]:  # type: ignore[override]
+    def windows(self, game: LetterDiceGame) -> list[Window]:
         if game.phase is not Phase.WRITING or game.round is None:
             return []
         deadline = game.deadlines()[0].ends if game.deadlines() else None
@@ -29,7 +29,7 @@ class LetterDiceTable(TableGame):
                               f"({game.entries_count(seat)} so far).")
                 for seat in game.setup.players]
 
-    def entry_event(self, game: LetterDiceGame, window: Window, seat: str,  # type: ignore[override]
+    def entry_event(self, game: LetterDiceGame, window: Window, seat: str,
                     entry: dict[str, Any]) -> dict[str, Any]:
         if window.purpose != "sheet":
             return super().entry_event(game, window, seat, entry)
@@ -43,7 +43,7 @@ class LetterDiceTable(TableGame):
         crossed = text is None or str(text).strip() in ("", "-", "x", "X")
         return {"type": "word", "player": seat, "row": row, "word": None if crossed else str(text)}
 
-    def speech(self, game: LetterDiceGame, event: dict[str, Any], message: str) -> list[str]:  # type: ignore[override]
+    def speech(self, game: LetterDiceGame, event: dict[str, Any], message: str) -> list[str]:
         kind = event.get("type")
         if kind == "roll":
             faces = game.round.faces if game.round else ()
@@ -53,7 +53,7 @@ class LetterDiceTable(TableGame):
             return [message]
         return []                                  # words are sealed: nothing said aloud
 
-    def status(self, game: LetterDiceGame) -> str:  # type: ignore[override]
+    def status(self, game: LetterDiceGame) -> str:
         if game.over:
             return "The game is over."
         if game.phase is Phase.WRITING and game.round is not None:
@@ -61,7 +61,7 @@ class LetterDiceTable(TableGame):
             return f"Round {game.round.number}: the sand is running. Words so far: {counts}."
         return f"Round {len(game.scored) + 1} of {game.rounds_total}: roll the dice."
 
-    def summary(self, game: LetterDiceGame) -> dict[str, Any]:  # type: ignore[override]
+    def summary(self, game: LetterDiceGame) -> dict[str, Any]:
         """The dice, the free rows, and the reveal: every scored round (never a sealed word)."""
         rounds = game.rounds_json()
         reveal = []

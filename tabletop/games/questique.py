@@ -20,10 +20,10 @@ from tabletop.players.synthetic import Action
 COLOURS = ("#d22d2d", "#2360be", "#2f9a46", "#c07a12")
 
 
-class QuestiqueTable(TableGame):
+class QuestiqueTable(TableGame[QuestiqueGame]):
     """Players write in turn (or any time in speed play); the rules say everything else."""
 
-    def windows(self, game: QuestiqueGame) -> list[Window]:  # type: ignore[override]
+    def windows(self, game: QuestiqueGame) -> list[Window]:
         if game.over:
             return []
         placing = next((p for p in game.order if game.to_place.get(p)), None)
@@ -38,7 +38,7 @@ class QuestiqueTable(TableGame):
                        prompt="Type the word as it reads on the board (lowercase for a blank), its first square "
                               "and its direction.")]
 
-    def entry_event(self, game: QuestiqueGame, window: Window, seat: str,  # type: ignore[override]
+    def entry_event(self, game: QuestiqueGame, window: Window, seat: str,
                     entry: dict[str, Any]) -> dict[str, Any]:
         """A ``place`` window's entry is the individual letter (typed as the text) and its square."""
         if window.purpose != "place":
@@ -46,7 +46,7 @@ class QuestiqueTable(TableGame):
         event = write_entry(seat, entry, game.board)
         return {"type": "place", "player": seat, "letter": event["text"], "row": event["row"], "col": event["col"]}
 
-    def speech(self, game: QuestiqueGame, event: dict[str, Any], message: str) -> list[str]:  # type: ignore[override]
+    def speech(self, game: QuestiqueGame, event: dict[str, Any], message: str) -> list[str]:
         """Stars, eliminations and the winner as the rules said them, then whose turn it is."""
         if not message or event.get("type") == "time":
             return []
@@ -56,7 +56,7 @@ class QuestiqueTable(TableGame):
             lines.append(f"{player}, it is your turn.")
         return lines
 
-    def status(self, game: QuestiqueGame) -> str:  # type: ignore[override]
+    def status(self, game: QuestiqueGame) -> str:
         if game.over:
             return f"{game.winner} wins!" if game.winner else "The game is over: a tie."
         placing = next((p for p in game.order if game.to_place.get(p)), None)
@@ -66,13 +66,13 @@ class QuestiqueTable(TableGame):
         player = game.whose_turn()
         return f"{player}'s turn." if player else "Speed play: write whenever you have a word."
 
-    def seat_view(self, game: QuestiqueGame, seat: str) -> dict[str, Any]:  # type: ignore[override]
+    def seat_view(self, game: QuestiqueGame, seat: str) -> dict[str, Any]:
         """With the table's own tiles, the seat's rack (nobody else's)."""
         if game.supply is None or seat not in game.supply.racks:
             return {}
         return {"rack": list(game.supply.racks[seat]), "bag": len(game.supply.bag)}
 
-    def summary(self, game: QuestiqueGame) -> dict[str, Any]:  # type: ignore[override]
+    def summary(self, game: QuestiqueGame) -> dict[str, Any]:
         """Whose crossword each square belongs to (by seat), blanks, stars, exclusions, eliminations."""
         seat = {p: k for k, p in enumerate(game.setup.players)}
         owners = ["".join(str(seat[game.owner[Square(r, c)]]) if Square(r, c) in game.owner else "."

@@ -17,15 +17,15 @@ from tabletop.players.synthetic import Action
 COLOUR_NAMES = {"r": "red", "b": "blue", "g": "green", "y": "yellow", "o": "orange", "p": "purple"}
 
 
-class SequenceLettersTable(TableGame):
+class SequenceLettersTable(TableGame[SequenceLettersGame]):
     """Chips go on pictures in seat order; the table says each play aloud, slowly and simply."""
 
     speech_rate = 120
 
-    def writer(self, game: SequenceLettersGame) -> str | None:  # type: ignore[override]
+    def writer(self, game: SequenceLettersGame) -> str | None:
         return game.whose_turn()
 
-    def speech(self, game: SequenceLettersGame, event: dict[str, Any], message: str) -> list[str]:  # type: ignore[override]
+    def speech(self, game: SequenceLettersGame, event: dict[str, Any], message: str) -> list[str]:
         """The play, then whose turn it is and, with the table's cards, a dead card to turn in."""
         if event.get("type") not in ("play", "dead") or not message:
             return []
@@ -38,7 +38,7 @@ class SequenceLettersTable(TableGame):
                 lines.append(f"Your {dead[0]} card is dead: both its pictures have chips. Turn it in for a new one.")
         return lines
 
-    def status(self, game: SequenceLettersGame) -> str:  # type: ignore[override]
+    def status(self, game: SequenceLettersGame) -> str:
         if game.over:
             return f"{game.winner} made four in a row!" if game.winner else "The game is over."
         player = game.whose_turn() or ""
@@ -47,7 +47,7 @@ class SequenceLettersTable(TableGame):
         hint = f" The {dead[0]} card is dead: turn it in for a new one." if dead and not game.dead_this_turn else ""
         return f"{player}'s turn ({colour} chips).{hint}"   # her cards are on her own page only
 
-    def seat_view(self, game: SequenceLettersGame, seat: str) -> dict[str, Any]:  # type: ignore[override]
+    def seat_view(self, game: SequenceLettersGame, seat: str) -> dict[str, Any]:
         """With the table's own cards, the seat's hand as picture cards (nobody else's)."""
         if not game.virtual or seat not in game.hands:
             return {}
@@ -61,7 +61,7 @@ class SequenceLettersTable(TableGame):
             cards.append({"card": c, "color": colour, "pictures": pictures, "dead": game.is_dead(c)})
         return {"cards": cards}
 
-    def summary(self, game: SequenceLettersGame) -> dict[str, Any]:  # type: ignore[override]
+    def summary(self, game: SequenceLettersGame) -> dict[str, Any]:
         """The board as the scoreboard draws it: every square's letter, picture, colour and chip."""
         from vision.picture_board import EMOJI
 

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from rules.game import Game
 from rules.squares import Square
+
+#: the rules class a table adapter presents
+G = TypeVar("G", bound=Game)
 
 
 @dataclass(frozen=True)
@@ -82,8 +85,13 @@ def write_entry(seat: str, entry: dict[str, Any], board: Any = None) -> dict[str
             "dir": entry.get("dir", "across")}
 
 
-class TableGame:
-    """Base: no buzzers, no clue deck, words credited to whoever's turn it is."""
+class TableGame(Generic[G]):
+    """Base: no buzzers, no clue deck, words credited to whoever's turn it is.
+
+    A game's adapter names its rules class, ``class QuestiqueTable(TableGame[QuestiqueGame])``,
+    so that its methods take that game (with what only that game has) and the type checker
+    holds them to it.
+    """
 
     uses_buzzers = False
     uses_clue_deck = False
@@ -91,26 +99,26 @@ class TableGame:
     #: espeak-ng's words a minute for this game (``None``: the announcer's own)
     speech_rate: int | None = None
 
-    def buzz(self, game: Game, player: str) -> dict[str, Any] | None:
+    def buzz(self, game: G, player: str) -> dict[str, Any] | None:
         """The event a buzz-in press by ``player`` stands for now (``None``: it means nothing)."""
         return None
 
-    def buzz_opened_at(self, game: Game) -> float | None:
+    def buzz_opened_at(self, game: G) -> float | None:
         """The table time the current question opened to buzz-ins (``None``: none is open).
 
         No press may claim to predate it: a phone's stamp earlier than this is not believed.
         """
         return None
 
-    def writer(self, game: Game) -> str | None:
+    def writer(self, game: G) -> str | None:
         """Who the word the camera sees appear belongs to."""
         return game.whose_turn()
 
-    def windows(self, game: Game) -> list[Window]:
+    def windows(self, game: G) -> list[Window]:
         """The entry windows the player pages offer now."""
         return []
 
-    def entry_event(self, game: Game, window: Window, seat: str, entry: dict[str, Any]) -> dict[str, Any]:
+    def entry_event(self, game: G, window: Window, seat: str, entry: dict[str, Any]) -> dict[str, Any]:
         """Turn a player-page entry into the rules event it stands for; :class:`EntryError` if it cannot."""
         if window.purpose == "write":
             return write_entry(seat, entry, getattr(game, "board", None))
@@ -118,29 +126,29 @@ class TableGame:
             return {"type": "answer", "player": seat, "text": entry["text"]}
         raise EntryError(f"nothing can be entered in a {window.purpose!r} window")
 
-    def clue_event(self, game: Game, player: str, clue: Any, card_id: str | None) -> dict[str, Any]:
+    def clue_event(self, game: G, player: str, clue: Any, card_id: str | None) -> dict[str, Any]:
         """The ``clue`` event for a card the host drew from the deck."""
         return {"type": "clue", "player": player, "answer": clue.answer, "definition": clue.definition,
                 **({"card": card_id} if card_id else {}), **({"picture": clue.picture} if clue.picture else {})}
 
-    def deck_kind(self, game: Game) -> str:
+    def deck_kind(self, game: G) -> str:
         """Which built-in clue deck the game draws from: ``"words"`` (the WordNet deck) or
         ``"pictures"`` (picture cards for children)."""
         return "words"
 
-    def speech(self, game: Game, event: dict[str, Any], message: str) -> list[str]:
+    def speech(self, game: G, event: dict[str, Any], message: str) -> list[str]:
         """What is said aloud after ``event`` was accepted with ``message``."""
         return [message] if message else []
 
-    def summary(self, game: Game) -> dict[str, Any]:
+    def summary(self, game: G) -> dict[str, Any]:
         """Extra public scoreboard fields."""
         return {}
 
-    def seat_view(self, game: Game, seat: str) -> dict[str, Any]:
+    def seat_view(self, game: G, seat: str) -> dict[str, Any]:
         """What only ``seat``'s own page shows (Sequence Letters: her cards); ``{}`` by default."""
         return {}
 
-    def status(self, game: Game) -> str:
+    def status(self, game: G) -> str:
         """Where the game stands, in one plain sentence for the scoreboard ('Ben writes the answer.')."""
         if game.over:
             return "The game is over."

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from rules.squares import Square
-from tabletop.benchmarks.vision import board_15
+from tabletop.benchmarks.scenes import board_15
 from tabletop.resources import load_board
 from vision.cells import INK
 from vision.reader import BoardReader

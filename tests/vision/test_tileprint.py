@@ -11,7 +11,10 @@ import pytest
 
 from rules.questique_tiles import BLANK, TILES, alphabet
 from tabletop.cli import main
+from tabletop.resources import load_board
 from vision.tileprint import TILE_FACE_BGR, TILE_SHARE, draw_tile, tile_pages
+
+QUESTIQUE = load_board("questique", required=())
 
 
 def faces_on(page: np.ndarray) -> int:
@@ -24,7 +27,7 @@ def faces_on(page: np.ndarray) -> int:
 
 @pytest.mark.parametrize("language", ["en", "uk"])
 def test_the_pages_hold_the_whole_set(language):
-    pages, sidecar = tile_pages(language, "A4", 150)
+    pages, sidecar = tile_pages(QUESTIQUE, language, "A4", 150)
     assert sum(faces_on(page) for page in pages) == sum(TILES[language].values()) == 150
     letters = [t["letter"] or BLANK for t in sidecar["tiles"]]
     assert {ch: letters.count(ch) for ch in set(letters)} == TILES[language]
@@ -32,7 +35,7 @@ def test_the_pages_hold_the_whole_set(language):
 
 def test_a_tile_fits_a_square_of_the_printed_board():
     for paper in ("A4", "A3"):
-        _pages, sidecar = tile_pages("en", paper, 200)
+        _pages, sidecar = tile_pages(QUESTIQUE, "en", paper, 200)
         assert sidecar["tile_mm"] == pytest.approx(sidecar["square_mm"] * TILE_SHARE, abs=0.2)
         assert sidecar["tile_mm"] < sidecar["square_mm"]
 

@@ -1,0 +1,98 @@
+"""The handwritten scenes more than one camera benchmark reads: a 15x15 test board, and words
+written by held-out writers on a board and read in full (``bench vision``'s word accuracy, the
+clue-card answers of :mod:`tabletop.benchmarks.answers`, ``scripts/fit_confirm.py``).
+
+Like :mod:`tabletop.benchmarks.stats` it imports no other benchmark module
+(``tests/test_import_graph.py``).
+
+>>> board = board_15()
+>>> board.rows, board.cols, board.name
+(15, 15, 'test 15')
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from rules.board import Board, parse_board
+from rules.squares import Square
+
+COMMON_WORD_FREQUENCY = 1e-6  #: "everyday" words occur at least this often in English text
+
+#: ``(right, right letter by letter, words, words flagged for confirmation, accepted and right)``
+WordCounts = tuple[int, int, int, int, int]
+
+
+def board_15() -> Board:
+    """A 15x15 test board (values and zones like a classic word board) for the timing budget."""
+    values = ["".join(str(1 + (r * 7 + c * 3) % 3 if (r + c) % 4 else 2) for c in range(15)) for r in range(15)]
+    zones = ["".join("ABC"[min(2, max(abs(r - 7), abs(c - 7)) // 3)] for c in range(15)) for r in range(15)]
+    return parse_board(f"name = 'test 15'\nrows = 15\ncols = 15\n[layers]\nvalues = {values}\nzones = {zones}".replace("'", '"'))
+
+
+def word_scenes(board: Board, data: Any, words: list[str], n_scenes: int, rng: np.random.Generator, lexicon_index: Any,
+                log: Callable[..., None], outcomes: list[tuple[float, bool]] | None = None,
+                each: Callable[..., None] | None = None) -> WordCounts:
+    """Scenes of ``words`` written by ``data``'s writers (a word a row, every other row), read in
+    full by a :class:`vision.reader.BoardReader` with ``lexicon_index``: the :data:`WordCounts`.
+    Each word's ``(confidence, right)`` goes into ``outcomes``, and ``each(reader, read, word,
+    squares)`` is called for every word read."""
+    from vision.reader import BoardReader
+    from vision.synth.letterdata import StrokeQueue
+    from vision.synth.scene import make_scene
+
+    reader = BoardReader(board, lexicon_index)
+    right = raw_right = total = confirm = accepted_right = 0
+    by_letter_writer: dict[str, dict[str, list[int]]] = {}
+    for i, (w, letter) in enumerate(zip(data.writer, data.labels)):
+        by_letter_writer.setdefault(str(w), {}).setdefault(str(letter), []).append(i)
+    writers = list(by_letter_writer)
+    for k in range(n_scenes):
+        letters: dict[Square, str] = {}
+        samples: list[Any] = []
+        placed: list[tuple[str, tuple[Square, ...]]] = []
+        for row in range(1, board.rows - 1, 2):
+            word = words[int(rng.integers(len(words)))]
+            col = int(rng.integers(0, board.cols - len(word) + 1))
+            writer = by_letter_writer[writers[int(rng.integers(len(writers)))]]
+            squares = tuple(Square(row, col + j) for j in range(len(word)))
+            for sq, ch in zip(squares, word):
+                pool = writer.get(ch) or np.nonzero(data.labels == ch)[0].tolist()
+                letters[sq] = ch
+                samples.append(data.strokes[pool[int(rng.integers(len(pool)))]])
+            placed.append((word, squares))
+        scene = make_scene(board, letters, seed=int(rng.integers(1 << 30)), ink_renderer=StrokeQueue(samples), ink=None)
+        try:
+            read = reader.read(scene.frame)
+        except Exception as error:  # noqa: BLE001
+            log(f"  word scene {k}: {error}")
+            total += len(placed)
+            continue
+        found = {w.squares: w for w in read.words}
+        for word, squares in placed:
+            total += 1
+            w = found.get(squares)
+            right += int(w is not None and w.text == word)
+            raw_right += int(w is not None and w.raw == word)
+            confirm += int(w is not None and w.needs_confirmation)
+            accepted_right += int(w is not None and not w.needs_confirmation and w.text == word)
+            if each is not None:
+                each(reader, read, word, squares)
+            if outcomes is not None:
+                outcomes.append((w.confidence if w is not None else 0.0, w is not None and w.text == word))
+    return right, raw_right, total, confirm, accepted_right
+
+
+def common_draw(words: list[str], n: int, rng: np.random.Generator) -> list[str] | None:
+    """``n`` of ``words`` drawn uniformly from the common ones (at least once per million words
+    of ordinary English text: the vocabulary people write at a game table). None without
+    frequency data."""
+    from tabletop.lexicons import word_frequencies
+
+    frequency = word_frequencies("en")
+    if frequency is None:
+        return None
+    common = [w for w in words if frequency(w) >= COMMON_WORD_FREQUENCY]
+    return [common[i] for i in rng.choice(len(common), n, replace=False)]
