@@ -252,10 +252,28 @@ def test_a_benchmark_imports_only_the_helpers_and_its_own_parts(graph):
     assert not wrong, "benchmark modules import only stats, scenes and their declared parts:\n  " + "\n  ".join(wrong)
 
 
-@pytest.mark.xfail(strict=False, reason="session refactor in progress")
 def test_the_session_imports_its_modules_without_a_cycle(graph):
     found = cycles(graph, "tabletop.session")
     assert not found, readable(found)
+
+
+def test_the_application_imports_its_modules_without_a_cycle(graph):
+    found = cycles(graph, "tabletop")
+    assert not found, readable(found)
+
+
+#: the application's layers, each above those it may import: running a table (tabletop.table) is
+#: above the pages, the pages above the session, the session above the games, the games above
+#: the simulated players; nothing below imports what is above it
+APP_LAYERS = ["tabletop.table", "tabletop.web", "tabletop.session", "tabletop.games", "tabletop.players"]
+
+
+@pytest.mark.parametrize("lower", APP_LAYERS[1:])
+def test_a_part_of_the_application_imports_nothing_above_it(graph, lower):
+    above = APP_LAYERS[:APP_LAYERS.index(lower)]
+    wrong = [str(e) for e in graph if (e.source == lower or e.source.startswith(lower + "."))
+             and any(e.target == a or e.target.startswith(a + ".") for a in above)]
+    assert not wrong, f"{lower} must not import {', '.join(above)}:\n  " + "\n  ".join(wrong)
 
 
 def test_a_cycle_would_be_found_and_shown(tmp_path):

@@ -117,7 +117,7 @@ class Session:
         return self.core.game
 
     @property
-    def table(self) -> TableGame:
+    def table(self) -> TableGame[Any]:
         return self.core.table
 
     @property

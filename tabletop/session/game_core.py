@@ -73,7 +73,7 @@ class GameCore:
         self.setup_data = setup
         self.setup = game_setup(setup)
         self.board, self.lexicon = board, lexicon
-        self._table: TableGame = game_spec(self.setup.game).table
+        self._table: TableGame[Any] = game_spec(self.setup.game).table
         self._game: Game = new_game(self.setup, board, lexicon)
         self.clock = clock
         self.tokens: dict[str, Any] = setup.get("tokens") or {"host": "", "seats": {}}
@@ -92,7 +92,7 @@ class GameCore:
         return self._game
 
     @property
-    def table(self) -> "TableGame":
+    def table(self) -> "TableGame[Any]":
         """How the game sits at the table (its adapter)."""
         return self._table
 

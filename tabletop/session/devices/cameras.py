@@ -4,6 +4,7 @@ that renders the dice tumbling and at rest."""
 
 from __future__ import annotations
 
+from typing import Any
 
 
 class SyntheticCamera:
@@ -12,7 +13,7 @@ class SyntheticCamera:
     def __init__(self, board, *, seed: int = 0, tilt_deg: float = 12.0):
         self.board, self.seed, self.tilt = board, seed, tilt_deg
         self.letters: dict = {}
-        self._frame = None
+        self._frame: Any = None
         self.renders = 0
 
     def show(self, letters: dict) -> None:
@@ -47,7 +48,7 @@ class SyntheticDiceCamera:
         self.faces: tuple[str, ...] = ()
         self.rolls = 0
         self.moving = False
-        self._frame = None
+        self._frame: Any = None
         self._tumbles = 0
 
     def roll(self, faces) -> None:
@@ -78,7 +79,7 @@ class SyntheticChipCamera:
     def __init__(self, board, *, seed: int = 0):
         self.board, self.seed = board, seed
         self.chips: dict = {}
-        self._frame = None
+        self._frame: Any = None
         self._hands = 0
 
     def show(self, chips: dict) -> None:
@@ -105,7 +106,7 @@ class SyntheticTileCamera:
     def __init__(self, board, *, seed: int = 0, language: str = "en"):
         self.board, self.seed, self.language = board, seed, language
         self.tiles: dict = {}
-        self._frame = None
+        self._frame: Any = None
 
     def show(self, tiles: dict) -> None:
         if tiles != self.tiles:
