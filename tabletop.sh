@@ -3,10 +3,11 @@
 #
 #   ./tabletop.sh demo [GAME]     set everything up, then play a whole simulated game
 #   ./tabletop.sh test [ARGS]     set everything up, then ruff, mypy and the whole test suite (pytest ARGS)
-#   ./tabletop.sh setup           only install: Debian packages (apt-get) and .venv
+#   ./tabletop.sh setup           only install: Debian packages (apt-get) and .venv with the test tools
 #   ./tabletop.sh CMD [ARGS]      any other `tabletop` sub-command, after the set-up
 #
-# Idempotent: a second run installs nothing and starts at once.
+# Idempotent: a second run installs nothing and starts at once. `demo` and the other commands
+# install only what playing needs; `test` and `setup` add the test, lint and training tools (torch).
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -34,32 +35,37 @@ install_debian_packages() {
     DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-install_python_packages() {
-    local stamp="$VENV/.tabletop-installed" want
+install_python_packages() {   # $1: "play" (what the table needs) or "dev" (tests, lint, training too)
+    local level=${1:-play} want spec
     want=$(cat pyproject.toml | sha256sum | cut -c1-16)
     if [ ! -x "$VENV/bin/python" ]; then
         say "creating $VENV"
         python3 -m venv "$VENV"
     fi
-    if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-        say "installing Python packages into .venv"
-        "$VENV/bin/python" -m pip install -q --upgrade pip
-        "$VENV/bin/python" -m pip install -q -e ".[dev]"
-        echo "$want" > "$stamp"
+    # the play set is a part of the dev set: a venv made for the tests needs nothing for a demo
+    if [ "$(cat "$VENV/.tabletop-installed-$level" 2>/dev/null)" = "$want" ] \
+        || [ "$(cat "$VENV/.tabletop-installed-dev" 2>/dev/null)" = "$want" ]; then
+        return 0
     fi
+    spec="."
+    [ "$level" = dev ] && spec=".[dev]"
+    say "installing Python packages into .venv ($level)"
+    "$VENV/bin/python" -m pip install -q --upgrade pip
+    "$VENV/bin/python" -m pip install -q -e "$spec"
+    echo "$want" > "$VENV/.tabletop-installed-$level"
 }
 
 setup() {
     install_debian_packages
-    install_python_packages
+    install_python_packages "${1:-play}"
 }
 
 cmd=${1:-demo}
 [ $# -gt 0 ] && shift
 case "$cmd" in
-    setup) setup ;;
+    setup) setup dev ;;
     test)
-        setup
+        setup dev
         export PYTHONDONTWRITEBYTECODE=1
         say "lint: ruff check"
         "$VENV/bin/ruff" check .
