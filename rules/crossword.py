@@ -32,6 +32,7 @@ class WritePolicy:
     zones_multiply: bool = True      # value sum x zones (False: stars only, Levels 1-2)
     score_formed_words: bool = True  # perpendicular words formed by touching score too
     chance_cards: bool = False       # letters on '!' squares draw Chance cards
+    floating_chance: bool = False    # Levels 1-2: a word written anywhere (floating) draws them too
     unique_words: bool = False       # Speed eXtraDICTION: a word only once a game
 
 
@@ -82,7 +83,7 @@ class CrosswordGame(Game):
         words = self.score_write(placement)
         turn = Turn(player=event.by, event_index=len(self.events), text=placement.text, words=tuple(words),
                     kind=placement.kind.value, late=late, new_squares=placement.new_squares)
-        if self.chance_deck is not None and placement.kind is not PlacementKind.FLOATING:
+        if self.chance_deck is not None and (placement.kind is not PlacementKind.FLOATING or self.policy.floating_chance):
             self._draw_chance(turn, sum(1 for s in placement.new_squares if self.board.is_chance(s)))
         self.grid = placement.grid_after
         self.used_words.add(placement.text)

@@ -3,8 +3,9 @@
 * Levels 1-2: the card's word is written across, anywhere; it scores the stars of its squares.
 * Level 3: words go across or down; the first uses the centre square; later words cross, touch
   or float; score = stars x zones (floating: not multiplied), plus every word formed by touching.
-* Every level: a letter newly written on a Chance square (not for a floating word) draws a
-  Chance card from the seeded deck (:mod:`rules.chance`).
+* Every level: a letter newly written on a Chance square draws a Chance card from the seeded
+  deck (:mod:`rules.chance`); at Level 3 and Speed not for a floating word, at Levels 1-2 for
+  every word (each is written anywhere, and the rule text gives a card for each such letter).
 * The game ends after 10 clue cards, or when no square is left.
 * Speed: no clue cards, players take turns (``pass`` to skip), a word only once a game; ends
   when no square is left or with an ``end`` event.
@@ -40,7 +41,7 @@ CARDS_PER_GAME = 10
 
 _LEVEL_POLICY = {
     "level1": WritePolicy(across_only=True, require_centre=False, check_dictionary=False, zones_multiply=False,
-                          score_formed_words=False, chance_cards=True),
+                          score_formed_words=False, chance_cards=True, floating_chance=True),
     "level3": WritePolicy(chance_cards=True),
     "speed": WritePolicy(chance_cards=True, unique_words=True),
 }

@@ -111,6 +111,18 @@ def test_no_chance_card_for_a_floating_word(lexicon):
     assert turn.kind == "floating" and turn.chance == ()
 
 
+@pytest.mark.parametrize("level", ["level1", "level2"])
+def test_at_levels_1_and_2_every_word_draws_its_chance_cards(level, lexicon):
+    """The rule text (Levels 1 and 2): "for each letter that occupies a Chance square, let the
+    player pick a card" -- words there go anywhere, so a word on its own still draws."""
+    marks = ["!......", ".......", ".......", ".......", ".......", ".......", "......."]
+    game = make_game("extradiction", board_from(VALUES, ZONES, marks), lexicon, variant=level, seed=5)
+    game.apply(write("Ann", "CAT", 3, 2))
+    outcome = game.apply(write("Ben", "DOG", 0, 0))                     # D on the '!' square A1
+    assert outcome.turn.kind == "floating" and list(outcome.turn.chance) == [ChanceDeck.standard(5).remaining()[0]]
+    assert outcome.message.endswith("and 1 Chance card!")
+
+
 def test_rats_never_take_more_stars_than_a_player_has(board, lexicon):
     for seed in range(40):
         game = make_game("extradiction", board, lexicon, variant="level3", seed=seed)
