@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping
 
-from tabletop.session.parts import Part
+from tabletop.session.parts import Part, Replayer
 from tabletop.session.refusals import EntryRefused
 
 #: at most this many reads wait for the host; a newer one replaces the oldest
@@ -53,23 +53,42 @@ class CameraMove:
         return event
 
 
+@dataclass(frozen=True)
+class PendingRead:
+    """An unsure read waiting for the host: its journal ``seq`` (its id), the credited event, its lesson."""
+
+    seq: int
+    event: dict[str, Any]
+    lesson: dict[str, Any] | None = field(default=None, compare=False)
+
+
 class CameraReads(Part):
-    """Moves the camera saw, credited to the player the table says made them."""
+    """Moves the camera saw, credited to the player the table says made them.
+
+    Unsure reads are journalled (kind ``camera-read``) and so are the host's answers
+    (``camera-settled``: confirmed or discarded), so a resumed game still offers what was waiting.
+    """
+
+    kinds = ("camera-read", "camera-settled")
 
     def __init__(self, core: Any, hands: "Hands"):
         super().__init__(core)
         self.hands = hands
-        #: unsure moves waiting for the host, each the credited event and its lesson
-        self.pending: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
+        #: unsure moves waiting for the host, oldest first
+        self.pending: list[PendingRead] = []
+
+    def replayers(self) -> Mapping[str, Replayer]:
+        return {"camera-read": lambda entry: self._keep(entry.seq, entry.body["event"], entry.body.get("lesson")),
+                "camera-settled": lambda entry: self._forget(int(entry.body["read"]))}
 
     def reads(self) -> list[dict[str, Any]]:
         """The pending reads' events, oldest first (what the host console lists)."""
         with self.core.lock:
-            return [dict(event) for event, _lesson in self.pending]
+            return [dict(read.event) for read in self.pending]
 
     def seen(self, move: CameraMove, source: str = "camera") -> "Result | None":
         """The camera saw ``move``: credited to the player the table says made it (``None``: nobody
-        plays now), submitted if sure, else kept for the host (``None``)."""
+        plays now), submitted if sure, else journalled and kept for the host (``None``)."""
         with self.core.lock:
             player = self.core.table.writer(self.core.game)
             if player is None:
@@ -79,12 +98,25 @@ class CameraReads(Part):
                 result = self.core.submit(event, source=source)
                 self._learn_from(result, move.lesson)
                 return result
-            if any(_same(event, waiting) for waiting, _lesson in self.pending):
+            if any(_same(event, read.event) for read in self.pending):
                 return None                       # the same read again (a second scan, a second look)
-            self.pending.append((event, move.lesson))
-            del self.pending[:-MOST_PENDING]
+            body: dict[str, Any] = {"event": event}
+            if move.lesson is not None:
+                body["lesson"] = move.lesson
+            seq = self.core.append("camera-read", body, source)
+            self._keep(seq, event, move.lesson)
             self.core.publish({"kind": "camera", "pending": len(self.pending)})
             return None
+
+    def _keep(self, seq: int, event: dict[str, Any], lesson: dict[str, Any] | None) -> None:
+        """A read waits; beyond :data:`MOST_PENDING`, the oldest gives way (on resume too)."""
+        with self.core.lock:
+            self.pending.append(PendingRead(seq, dict(event), lesson))
+            del self.pending[:-MOST_PENDING]
+
+    def _forget(self, seq: int) -> None:
+        with self.core.lock:
+            self.pending = [read for read in self.pending if read.seq != seq]
 
     def _learn_from(self, result: "Result", lesson: dict[str, Any] | None) -> None:
         if lesson is not None and result.accepted and result.event.get("player") in self.core.setup.players:
@@ -93,26 +125,33 @@ class CameraReads(Part):
             except EntryRefused:
                 pass  # a read whose images do not fit its letters teaches nothing
 
-    def _take(self, index: int) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    def _read(self, index: int) -> PendingRead:
         if not 0 <= index < len(self.pending):
             raise EntryRefused("No camera read is waiting for confirmation.")
-        return self.pending.pop(index)
+        return self.pending[index]
 
     def confirm(self, index: int = 0, source: str = "host") -> "Result":
-        """The host confirms pending read ``index``: it is submitted as made now."""
+        """The host confirms pending read ``index``: it is submitted as made now, then settled
+        (a crash in between offers it again, never loses it)."""
         with self.core.lock:
-            event, lesson = self._take(index)
-            event.pop("t", None)
+            read = self._read(index)
+            event = {k: v for k, v in read.event.items() if k != "t"}
             result = self.core.submit(event, source=f"camera+{source}")
-            self._learn_from(result, lesson)
+            self._settle(read, "confirmed", source)
+            self._learn_from(result, read.lesson)
             return result
 
-    def discard(self, index: int = 0) -> dict[str, Any]:
+    def discard(self, index: int = 0, source: str = "host") -> dict[str, Any]:
         """The host discards pending read ``index``; returns its event."""
         with self.core.lock:
-            event, _lesson = self._take(index)
+            read = self._read(index)
+            self._settle(read, "discarded", source)
             self.core.publish({"kind": "camera", "pending": len(self.pending)})
-            return event
+            return dict(read.event)
+
+    def _settle(self, read: PendingRead, how: str, source: str) -> None:
+        self.core.append("camera-settled", {"read": read.seq, "how": how}, source)
+        self._forget(read.seq)
 
 
 def _same(one: Mapping[str, Any], other: Mapping[str, Any]) -> bool:

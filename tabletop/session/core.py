@@ -358,9 +358,9 @@ class Session:
         """The host confirms an unsure camera read: it becomes the event."""
         return self.camera.confirm(index, source)
 
-    def discard_read(self, index: int = 0) -> dict[str, Any]:
+    def discard_read(self, index: int = 0, source: str = "host") -> dict[str, Any]:
         """The host discards an unsure camera read; returns its event."""
-        return self.camera.discard(index)
+        return self.camera.discard(index, source)
 
     def set_device(self, name: str, status: str) -> None:
         """A device reports its status (shown on the scoreboard)."""

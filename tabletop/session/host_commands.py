@@ -179,7 +179,7 @@ def _run_resume(session: "Session", args: Args, source: str) -> HostReply:
 
 
 def _run_discard(session: "Session", args: Args, source: str) -> HostReply:
-    dropped = session.discard_read(args["index"])
+    dropped = session.discard_read(args["index"], source)
     return HostReply("accepted", f"Camera read {dropped.get('text') or dropped.get('card')} discarded.")
 
 

@@ -21,6 +21,9 @@ to the part of the session that writes and replays it (:mod:`tabletop.session.pa
 * ``kind = 'hand-lesson'``: the letters of a confirmed camera read and their images, which teach
   the writer's hand (``player``, ``letters``, ``images``; :mod:`tabletop.session.hands`).
 * ``kind = 'hand-reset'``: the host made the reader forget ``player``'s hand.
+* ``kind = 'camera-read'``: a move the camera was unsure of, waiting for the host (``event``,
+  credited to its player, and its ``lesson``; :mod:`tabletop.session.camera_reads`).
+* ``kind = 'camera-settled'``: the host confirmed or discarded the waiting read ``read`` (its seq).
 
 Every kind but ``event`` is stored ``done``. Resuming replays each entry through its kind's
 replayer; an entry of a kind the table does not know is skipped and reported.

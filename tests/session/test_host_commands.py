@@ -83,7 +83,7 @@ def test_the_console_confirms_lists_and_discards_unsure_camera_reads():
     assert console_command(session, "confirm 2") == "No camera read is waiting for confirmation."  # one left
     assert console_command(session, "confirm x").startswith("Say which one by its number")
     assert console_command(session, "confirm") == ""        # the rules' answer is printed by the subscriber
-    last = session.journal.entries(session.game_id)[-1]
+    last = [e for e in session.journal.entries(session.game_id) if e.kind == "event"][-1]
     assert last.source == "camera+console" and last.body["player"] == "Ann" and last.body["text"] == "APPLE"
     assert session.pending_reads == []
 

@@ -23,7 +23,8 @@ def test_each_journal_kind_has_one_owner_and_the_journal_names_them_all():
     session = Session.create(Journal(":memory:"), GameSetup("extradiction", ("Ann",), variant="level3"),
                              "extradiction", lexicon=Lexicon(WORDS), clock=SimClock())
     kinds = set(session.replayers())
-    assert kinds == {"event", "undo", "pause", "resume", "window", "entry", "hand-lesson", "hand-reset"}
+    assert kinds == {"event", "undo", "pause", "resume", "window", "entry", "hand-lesson", "hand-reset",
+                     "camera-read", "camera-settled"}
     declared = [k for part in (session.core, session.hands, session.camera, session.entry_windows,
                                session.clue_cards, session.device_status) for k in part.kinds]
     assert sorted(declared) == sorted(kinds)               # each declared once, by the part that replays it
@@ -44,6 +45,7 @@ def test_a_resumed_game_gets_every_parts_state_back(tmp_path):
     session.journal.close()
     again = Session.resume(Journal(path), "g", lexicon=Lexicon(WORDS), clock=SimClock())
     assert again.hand_letters("Ann") == 1 and again.paused
+    assert [r["text"] for r in again.pending_reads] == ["CAT"]           # the unsure read still waits
     assert [e["text"] for e in again.host_windows[next(iter(again.host_windows))].entries["Ben"]] == ["apple"]
     assert again.resume_warnings == []
 
@@ -71,3 +73,19 @@ def test_pending_camera_reads_are_deduplicated_and_capped(tmp_path):
         session.camera_move(CameraMove({**write, "col": col % 15, "row": col // 15}, 10.0 + col, sure=False))
     reads = session.pending_reads
     assert len(reads) == MOST_PENDING and reads[-1]["t"] == 10.0 + 3 * MOST_PENDING - 1
+
+
+def test_the_hosts_answer_to_a_waiting_read_is_kept_on_resume(tmp_path):
+    session = new(tmp_path)
+    write = {"type": "write", "text": "CAT", "row": 7, "col": 5, "dir": "across"}
+    for col in (5, 6, 7):
+        session.camera_move(CameraMove({**write, "col": col}, 2.0, sure=False))
+    session.discard_read(1)
+    session.confirm_read(0)
+    path = session.journal.path
+    session.journal.close()
+    again = Session.resume(Journal(path), "g", lexicon=Lexicon(WORDS), clock=SimClock())
+    assert [r["col"] for r in again.pending_reads] == [7]
+    events = [e for e in again.journal.entries("g") if e.kind == "event"]
+    assert [(e.body["col"], e.source) for e in events] == [(5, "camera+host")]
+
