@@ -143,3 +143,42 @@ def test_twenty_uploads_at_once_decode_at_most_two_at_a_time(session, monkeypatc
     for t in threads:
         t.join(60)
     assert statuses == [422] * 20 and most[0] <= imagegate.DECODERS
+
+
+def test_a_scanned_word_the_rules_refuse_gives_way_to_the_next_best_reading(tmp_path):
+    """The reader's best reading (APPLF) is no word; its next best (APPLE) is what the rules take,
+    so that is offered, and the host is told why; with no acceptable reading, the first is
+    offered with the rules' reason. Squares are named as printed (C7)."""
+    from types import SimpleNamespace
+
+    from rules.game import GameSetup
+    from rules.lexicon import Lexicon
+    from rules.placement import infer_write
+    from rules.squares import Direction, Square
+    from tabletop.resources import load_board
+    from tabletop.session import Journal, Session, SimClock
+    from tabletop.session.devices.photo_scan import PhotoScanner
+
+    session = Session.create(Journal(":memory:"), GameSetup("extradiction", ("Ann", "Ben"), variant="level3"),
+                             "extradiction", board=load_board("extradiction"), lexicon=Lexicon(["apple", "ample"]),
+                             clock=SimClock())
+    session.submit({"type": "clue", "player": "Ben", "answer": "apple"})
+    session.submit({"type": "answer", "player": "Ann", "text": "apple"})
+    grid = session.game.state()["grid"]
+
+    def detection(text):
+        write = infer_write(grid, {Square(6, 2 + k): ch for k, ch in enumerate(text)})
+        return SimpleNamespace(write=write, direction=Direction.ACROSS,
+                               to_event=lambda: {**write.event(), "confidence": 0.6})
+
+    scanner = PhotoScanner(session)
+    best = detection("APPLF")
+    read = SimpleNamespace(words=[SimpleNamespace(direction=Direction.ACROSS, squares=best.write.squares,
+                                                  alternatives=[("AMPLF", 0.2), ("APPLE", 0.1)])])
+    event, note = scanner._best_reading(best, read, "Ann")
+    assert event["text"] == "APPLE" and "the next-best reading, APPLE, is offered instead" in note
+    assert "APPLF" in note
+    read.words[0].alternatives = [("AMPLF", 0.2)]
+    event, note = scanner._best_reading(best, read, "Ann")
+    assert event["text"] == "APPLF" and note.startswith("The rules would refuse APPLF:") and note.endswith("The host decides.")
+    assert session.game.events[-1].type == "answer"                       # trying readings changed nothing

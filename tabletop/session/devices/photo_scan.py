@@ -99,13 +99,51 @@ class PhotoScanner:
             if read.occluded:
                 raise ScanRefused("Something covers part of the board in the photo (a hand?): take it again.")
             detections = tracker.commit(read, self.session.clock.now())
-        if not detections:
-            raise ScanRefused("No new word in the photo: the board reads as the table already has it.")
-        words = []
-        for detection in detections:
-            event = detection.to_event()
-            self.session.camera_read(event, True, source=source, lesson=detection.lesson())
-            words.append({key: event[key] for key in ("text", "row", "col", "dir", "confidence")})
-        shown = ", ".join(f"{w['text']} (row {w['row']}, column {w['col']}, {w['dir']})" for w in words)
+            if not detections:
+                raise ScanRefused("No new word in the photo: the board reads as the table already has it.")
+            words, notes = [], []
+            for detection in detections:
+                event, note = self._best_reading(detection, read, writer)
+                self.session.camera_read(event, True, source=source, lesson=detection.lesson())
+                words.append({key: event[key] for key in ("text", "row", "col", "dir", "confidence")})
+                if note:
+                    notes.append(note)
+        board = self.session.board
+        assert board is not None
+        from rules.squares import Square
+
+        shown = ", ".join(f"{w['text']} ({board.label(Square(w['row'], w['col']))} {w['dir']})" for w in words)
         return {"status": "offered", "words": words,
-                "message": f"Read {shown} for {writer}: the host confirms it on the console."}
+                "message": " ".join([f"Read {shown} for {writer}: the host confirms it on the console.", *notes])}
+
+    def _best_reading(self, detection: Any, read: Any, writer: str) -> tuple[dict[str, Any], str]:
+        """The reading of ``detection`` to offer: its own if the rules would take it, else the next-best
+        reading of the same squares that they would take (saying why the first was refused); with
+        none, its own, and why the rules would refuse it (the host decides)."""
+        from rules import errors
+
+        event = detection.to_event()
+        readings = [event["text"]] + [text for text, _share in _alternatives(detection, read)
+                                      if len(text) == len(event["text"]) and text != event["text"]]
+        game = self.session.game
+        first_refusal = ""
+        for text in readings:
+            try:
+                game.trial({**event, "text": text, "player": writer, "t": self.session.clock.now()})
+            except errors.RulesError as refusal:
+                first_refusal = first_refusal or str(refusal)
+                continue
+            if text == event["text"]:
+                return event, ""
+            return {**event, "text": text}, (f"The rules refuse {event['text']} ({first_refusal}); the next-best "
+                                             f"reading, {text}, is offered instead.")
+        return event, f"The rules would refuse {event['text']}: {first_refusal} The host decides."
+
+
+def _alternatives(detection: Any, read: Any) -> list[tuple[str, float]]:
+    """The reader's next-best readings of the word on ``detection``'s squares (best first)."""
+    squares = tuple(detection.write.squares)
+    for word in read.words:
+        if word.direction is detection.direction and tuple(word.squares) == squares:
+            return list(word.alternatives)
+    return []
