@@ -42,6 +42,17 @@ def run(args) -> int:
     lexicon_ref = args.lexicon
     board, lexicon = load_game_parts({"game": args.game, "board": board_ref, "lexicon": lexicon_ref, "language": language})
     deck = None
+    if spec.table.uses_clue_deck:            # the deck is checked before anything is journalled
+        from rules.games import new_game
+        from tabletop.decks import deck_of_kind, load_deck
+        try:
+            kind = spec.table.deck_kind(new_game(setup, board, lexicon))
+            deck = (load_deck(args.deck) if args.deck else deck_of_kind(kind, language)).shuffled(args.seed)
+        except errors.RecordFormatError as error:
+            raise UserError(str(error)) from None
+        except UserError as error:
+            raise UserError(f"{error}: give a deck of your own with --deck FILE.toml (docs/decks.md), or play "
+                            "in another language or at a level that uses the word cards") from None
     host = args.host or config["web"]["host"]
     sock = WebServer.bind(host, config["web"]["port"] if args.port is None else args.port)   # before journaling
     journal = journal_from(args, config)
@@ -51,13 +62,6 @@ def run(args) -> int:
     except errors.RecordFormatError as error:
         sock.close()
         raise UserError(str(error)) from None
-    if spec.table.uses_clue_deck:
-        try:
-            from tabletop.decks import deck_of_kind, load_deck
-            kind = spec.table.deck_kind(session.game)
-            session.deck = (load_deck(args.deck) if args.deck else deck_of_kind(kind, language)).shuffled(args.seed)
-        except UserError as error:
-            print(f"no clue deck: {error}")
     voice = config["table"]["voice"] if args.voice is None else args.voice
     return run_table(session, config, host=host, port=sock.getsockname()[1], voice=voice,
                      terminal=args.terminal, sock=sock)
