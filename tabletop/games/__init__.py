@@ -15,12 +15,11 @@ a game is adding those two files; no list elsewhere names it (docs/adding-a-game
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from tabletop.errors import UserError
+from tabletop.registry import import_all
 
 if TYPE_CHECKING:
     from rules.game import Game
@@ -69,7 +68,6 @@ class GameSpec:
 
 
 _SPECS: dict[str, GameSpec] = {}
-_discovered = False
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -84,14 +82,7 @@ def unregister(game_id: str) -> None:
 
 
 def _discover() -> None:
-    global _discovered
-    if _discovered:
-        return
-    _discovered = True
-    import tabletop.games as package
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name != "table" and not info.name.startswith("_"):
-            importlib.import_module(f"tabletop.games.{info.name}")
+    import_all("tabletop.games", skip=("table",))
 
 
 def games() -> list[GameSpec]:

@@ -21,12 +21,11 @@ kind"); no list elsewhere names it.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from tabletop.errors import UserError
+from tabletop.registry import import_all
 
 if TYPE_CHECKING:
     from tabletop.pieces.demo_camera import DemoCamera
@@ -64,7 +63,6 @@ class PieceKind:
 
 
 _KINDS: dict[str, PieceKind] = {}
-_discovered = False
 
 
 def register(piece_kind: PieceKind) -> PieceKind:
@@ -74,14 +72,7 @@ def register(piece_kind: PieceKind) -> PieceKind:
 
 
 def _discover() -> None:
-    global _discovered
-    if _discovered:
-        return
-    _discovered = True
-    import tabletop.pieces as package
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name not in ("demo_camera",) and not info.name.startswith("_"):
-            importlib.import_module(f"tabletop.pieces.{info.name}")
+    import_all("tabletop.pieces", skip=("demo_camera",))
 
 
 def kinds() -> list[PieceKind]:

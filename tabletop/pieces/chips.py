@@ -19,6 +19,7 @@ class ChipsDemo(DemoCamera):
     without the chip an X took off); a chip only a Z explains waits for the host."""
 
     same_fields = ("row", "col", "card")
+    move_word, instead = "the chip", "the host enters the play"
 
     def __init__(self, session: Session, seed: int, say: Callable[[str], None]):
         from tabletop.session.devices import ChipCameraInput, SyntheticChipCamera
@@ -48,10 +49,6 @@ class ChipsDemo(DemoCamera):
         return f"the camera saw a {read.get('card')} on row {read.get('row')}, column {read.get('col')}; " \
                "the host discards it"
 
-    def missed(self, results: list[Result], failure: str | None) -> str:
-        status = self.feed.watcher.status  # type: ignore[attr-defined]  # a ChipCameraInput
-        why = f"it failed: {failure[:120]}" if failure else status
-        return f"the camera did not see the chip ({why}); the host enters the play"
 
 
 def _camera_input(session: Session, camera: Any) -> Any:

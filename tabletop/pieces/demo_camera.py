@@ -41,6 +41,8 @@ class DemoCamera:
     stops_on_pending = True
     #: the fields that make a pending read the planned move
     same_fields: tuple[str, ...] = ("row", "col", "dir", "text")
+    #: what the camera sees and what the host does when it does not: 'the chip', 'enters the play'
+    move_word, instead = "the move", "the host enters it"
 
     def __init__(self, session: Session, feed: CameraFeed, say: Callable[[str], None]):
         self.session, self.feed, self.say = session, feed, say
@@ -67,9 +69,8 @@ class DemoCamera:
 
     def missed(self, results: list[Result], failure: str | None) -> str:
         """What is said when the host enters the move instead."""
-        if failure:
-            return f"the camera pipeline failed ({failure[:120]}); the host enters the move"
-        return "the camera did not see the move; the host enters it"
+        why = f"it failed: {failure[:120]}" if failure else self.feed.status
+        return f"the camera did not see {self.move_word} ({why}); {self.instead}"
 
     # -- the loop -------------------------------------------------------------------------------
     def play(self, player: str | None, planned: dict[str, Any]) -> None:

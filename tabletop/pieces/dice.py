@@ -11,7 +11,6 @@ from typing import Any, Callable, Iterator
 from tabletop.pieces import PieceKind, register
 from tabletop.pieces.demo_camera import DemoCamera
 from tabletop.session.core import Session
-from tabletop.session.result import Result
 
 
 class DiceDemo(DemoCamera):
@@ -19,6 +18,7 @@ class DiceDemo(DemoCamera):
     read them, the host rolls for the table."""
 
     frame_seconds = 0.25
+    move_word, instead = "the roll", "the host rolls for the table"
 
     def __init__(self, session: Session, seed: int, say: Callable[[str], None]):
         from tabletop.session.devices import DiceCameraInput, SyntheticDiceCamera
@@ -37,10 +37,6 @@ class DiceDemo(DemoCamera):
                 self.camera.settle()
             yield self.camera.read()
 
-    def missed(self, results: list[Result], failure: str | None) -> str:
-        status = self.feed.watcher.status  # type: ignore[attr-defined]  # a DiceCameraInput
-        why = f"it failed: {failure[:120]}" if failure else status
-        return f"the camera did not read the roll ({why}); the host rolls for the table"
 
 
 def _camera_input(session: Session, camera: Any) -> Any:

@@ -47,8 +47,7 @@ class LettersDemo(DemoCamera):
     def missed(self, results: list[Result], failure: str | None) -> str:
         if failure:
             return f"the camera pipeline failed ({failure[:120]}); the host types the word in"
-        tracker = self.feed.tracker  # type: ignore[attr-defined]  # a CameraInput
-        seen = results[-1].event.get("text") if results else f"nothing ({tracker.status})"
+        seen = results[-1].event.get("text") if results else f"nothing ({self.feed.status})"
         return f"the camera read {seen}; the host types the word in"
 
 

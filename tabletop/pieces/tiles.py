@@ -38,10 +38,6 @@ class TilesDemo(DemoCamera):
     def confirming(self, read: dict[str, Any]) -> str:
         return f"the camera saw {read['text']} (a blank or an unsure tile); the host confirms it"
 
-    def missed(self, results: list[Any], failure: str | None) -> str:
-        status = self.feed.watcher.status  # type: ignore[attr-defined]  # a TileCameraInput
-        why = f"it failed: {failure[:120]}" if failure else status
-        return f"the camera did not see the move ({why}); the host enters it"
 
 
 def _camera_input(session: Session, camera: Any) -> Any:

@@ -21,6 +21,12 @@ class CameraFeed:
     def feed(self, frame: Any, t: float) -> list:  # pragma: no cover - every input overrides it
         raise NotImplementedError
 
+    @property
+    def status(self) -> str:
+        """What the input's watcher says now ('hand over the board', 'watching the board'...)."""
+        watcher = getattr(self, "watcher", None) or getattr(self, "tracker", None)
+        return str(getattr(watcher, "status", ""))
+
     def resync(self) -> None:
         """Take the board as the rules now hold it as what the camera has seen (after the host
         entered a move by hand); nothing to do for pieces that do not stay on a board."""
