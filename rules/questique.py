@@ -53,6 +53,7 @@ from rules.questique_setup import (EXCLUSION_BLANKS, PARTNER_TARGET, TOKENS, VAR
                                    parse_squares, parse_targets, parse_themes)
 from rules.questique_tiles import BLANK, BLANKS, TileSupply, alphabet, tile_counts
 from rules.scoring import WordScore
+from rules.snapshot import COPIED, GROWN, KEPT, NESTED, OWN
 from rules.squares import Square
 
 SCHEMAS: Schemas = {
@@ -126,6 +127,11 @@ class QuestiqueGame(Game):
     min_players, max_players = 1, 4
     board_layers = LAYERS
     variants = VARIANTS
+    #: the board, who owns what, the starts and exclusions, whose turn, and the virtual tiles
+    changes = Game.changes | {
+        "grid": KEPT, "owner": COPIED, "crossword": COPIED, "individual": COPIED, "blanks": COPIED,
+        "starts": COPIED, "eliminated": GROWN, "winning_side": KEPT, "passes": KEPT, "words_played": KEPT,
+        "supply": OWN, "current": KEPT, "to_place": NESTED, "excluded": KEPT}
 
     def __init__(self, setup: GameSetup, board: Board, lexicon: Lexicon):
         super().__init__(setup, board, lexicon)

@@ -1,15 +1,12 @@
-"""What the rules' random playouts share: word lists, event strategies per game, and a deep
-picture of a game to compare before and after an event.
+"""What the rules' random playouts share: word lists and event strategies per game.
 
 Imported as ``from tests.rules.playouts import ...`` (the test modules keep only tests).
 """
 
 from __future__ import annotations
 
-import enum
 import functools
-import random
-from typing import Any, Mapping
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -98,37 +95,3 @@ LETTER_DICE_WORDS = Lexicon(
     ["cat", "act", "tea", "eat", "tan", "ant", "net", "ten", "east", "seat", "rate", "tear", "care",
      "race", "acre", "near", "earn", "crate", "trace", "react", "stare", "tears", "rates", "canter",
      "nectar", "recant", "traces", "reacts", "nectars", "canters", "ancestor", "sort", "rose", "iron"])
-
-
-# -- comparing a game before and after --------------------------------------------------------------
-_PLAIN = (str, bytes, int, float, complex, type(None), enum.Enum)
-
-
-def picture(value: Any) -> Any:
-    """A deep, comparable copy of ``value``: containers and objects' attributes (``vars`` and
-    ``__slots__``) all the way down, a ``random.Random`` by its state. A :class:`Lexicon` (read
-    only, and up to 400,000 words) is pictured by its identity.
-
-    >>> picture({"a": [1, {2}]}) == picture({"a": [1, {2}]}), picture([1]) == picture([2])
-    (True, False)
-    """
-    if isinstance(value, _PLAIN):
-        return value
-    if isinstance(value, random.Random):
-        return ("Random", value.getstate())
-    if isinstance(value, Lexicon):
-        return ("Lexicon", id(value))
-    if isinstance(value, (list, tuple)):
-        return (type(value).__name__, tuple(picture(v) for v in value))
-    if isinstance(value, (set, frozenset)):
-        return (type(value).__name__, frozenset(picture(v) for v in value))
-    if isinstance(value, Mapping):
-        return (type(value).__name__, tuple((picture(k), picture(v)) for k, v in value.items()))
-    attrs = dict(getattr(value, "__dict__", {}))
-    for cls in type(value).__mro__:
-        for slot in getattr(cls, "__slots__", ()):
-            if hasattr(value, slot):
-                attrs[slot] = getattr(value, slot)
-    if not attrs and not hasattr(value, "__dict__"):
-        raise TypeError(f"cannot picture {value!r}")
-    return (type(value).__qualname__, tuple((k, picture(v)) for k, v in sorted(attrs.items())))

@@ -22,12 +22,13 @@ from rules.game import Game, GameSetup
 from rules.games import game_class, new_game
 from rules.letter_dice import best_words
 from rules.questique_layout import standard_board
+from rules.snapshot import fixed_part, picture, undeclared_changes
 from rules.squares import Square
 from tabletop.games.questique_players import choose_move
 from tabletop.games.sequence_letters import choose_play
 from tabletop.resources import load_board
 from tests.rules.playouts import (LETTER_DICE_WORDS, QUESTIQUE_LEXICON, QUESTIQUE_WORDS, attempt, event_for,
-                                  fuzzed_events, picture, short_lexicon)
+                                  fuzzed_events, short_lexicon)
 
 SEATS = ("Ann", "Ben", "Cai", "Dee")
 REFUSED = (errors.Rejection, errors.EventFormatError)
@@ -168,11 +169,14 @@ def test_a_trial_and_a_refused_apply_leave_every_attribute_as_it_was(table, data
         assert game.events == events
         after = picture(game)
         assert after == before, f"trial({event}) changed {', '.join(changed(before, after))}"
+        fixed = fixed_part(game)
         try:
             game.apply(event)
         except REFUSED:
             after = picture(game)
             assert after == before, f"the refused apply({event}) changed {', '.join(changed(before, after))}"
+        undeclared = undeclared_changes(fixed, fixed_part(game))
+        assert not undeclared, f"apply({event}) changed {', '.join(undeclared)}, not declared as changing"
 
 
 def test_a_trial_play_leaves_a_virtual_hand_as_it_was():
