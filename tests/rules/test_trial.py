@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import errors
-from rules.game import Game, GameSetup
+from rules.game import Game, GameSetup, Outcome
 from rules.games import game_class, new_game
 from rules.letter_dice import best_words
 from rules.questique_layout import standard_board
-from rules.snapshot import fixed_part, picture, undeclared_changes
+from rules.snapshot import KEPT, fixed_part, picture, undeclared_changes
 from rules.squares import Square
 from tabletop.games.questique_players import choose_move
 from tabletop.games.sequence_letters import choose_play
@@ -187,3 +187,37 @@ def test_a_trial_play_leaves_a_virtual_hand_as_it_was():
     square = Square(*game.open_pictures(card)[0])
     game.trial({"type": "play", "player": "Ann", "card": card, "row": square.row, "col": square.col})
     assert game.hands["Ann"] == hand and not game.chips and not game.plays
+
+
+class Forgetful(Game):
+    """A game whose author forgot to declare ``count``."""
+
+    game_id = "forgetful"
+    needs_board = False
+
+    def __init__(self, setup: GameSetup, board: Any, lexicon: Any):
+        super().__init__(setup, board, lexicon)
+        self.count = 0
+
+    def _handle(self, event: Any) -> Outcome:
+        self.count += 1
+        return Outcome(f"{self.count} events.")
+
+
+def test_a_field_a_game_forgets_to_declare_is_caught_and_a_declared_one_is_restored():
+    game = Forgetful(GameSetup("forgetful", ("Ann",)), None, None)
+    fixed = fixed_part(game)
+    game.apply({"type": "time"})
+    assert undeclared_changes(fixed, fixed_part(game)) == ["count"]
+    game.trial({"type": "time"})
+    assert game.count == 2                      # the trial could not put it back
+
+    class Careful(Forgetful):
+        changes = Forgetful.changes | {"count": KEPT}
+
+    game = Careful(GameSetup("forgetful", ("Ann",)), None, None)
+    fixed = fixed_part(game)
+    game.apply({"type": "time"})
+    assert undeclared_changes(fixed, fixed_part(game)) == []
+    game.trial({"type": "time"})
+    assert game.count == 1 and len(game.events) == 1
