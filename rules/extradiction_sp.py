@@ -73,10 +73,11 @@ class Phase(enum.StrEnum):
 class ClassicTurn:
     """Where the current question stands."""
 
-    #: everything but the asker moves on during the turn (:mod:`rules.snapshot`)
+    #: everything but the asker moves on during the turn, and a challenge removes what was
+    #: written (:mod:`rules.snapshot`)
     changes: ClassVar[dict[str, Saving]] = {
         "phase": KEPT, "answer": KEPT, "window_end": KEPT, "hands": COPIED, "done": COPIED, "current": KEPT,
-        "answer_deadline": KEPT, "writer": KEPT, "write_from": KEPT, "written": KEPT}
+        "answer_deadline": KEPT, "writer": KEPT, "write_from": KEPT, "written": OWN}
 
     asker: str
     phase: Phase = Phase.DUE

@@ -13,8 +13,8 @@ A game class, and every class of the objects it keeps changing state in, declare
 ``GROWN``       a list that events only ever append to        events, plays, scored turns
 ``RANDOM``      a ``random.Random`` (its state)               the generator that reshuffles
 ``OWN``         an object (or None) whose class declares      a turn order, a tile supply, the
-                its own ``changes``: restored in place        round under way
-``OWN_ITEMS``   a growing list of such objects                turns a challenge can remove
+                its own ``changes``: restored in place        round under way, a turn that a
+                                                              challenge can remove
 ==============  ============================================  ===================================
 
 Every other attribute must never change once the game is built: :func:`fixed_part` pictures
@@ -99,18 +99,6 @@ class _Own(Saving):
         return None if saved is None else saved.restore_owner()
 
 
-class _OwnItems(Saving):
-    def save(self, value: Any) -> Any:
-        return value, [Snapshot(item) for item in value]
-
-    def restore(self, saved: Any) -> Any:
-        items, snapshots = saved
-        del items[len(snapshots):]
-        for snapshot in snapshots:
-            snapshot.restore()
-        return items
-
-
 #: a value never changed in place (a new one is assigned): kept as it is
 KEPT = Saving("KEPT")
 #: a list, set or dict of values never changed in place: copied one level
@@ -123,8 +111,6 @@ GROWN = _Grown("GROWN")
 RANDOM = _Random("RANDOM")
 #: an object (or None) whose class declares its own ``changes``: saved by them, restored in place
 OWN = _Own("OWN")
-#: a list only appended to, of objects whose class declares its own ``changes``
-OWN_ITEMS = _OwnItems("OWN_ITEMS")
 
 
 class Stateful(Protocol):
@@ -205,8 +191,6 @@ def fixed_part(owner: Stateful) -> dict[str, Any]:
             fixed[name] = picture(value)
         elif how is OWN:
             fixed[name] = _Owned(value)
-        elif how is OWN_ITEMS:
-            fixed[name] = _Items((str(k), _Owned(item)) for k, item in enumerate(value))
     return fixed
 
 
@@ -218,10 +202,6 @@ class _Owned(dict[str, Any]):
         self.owner = owner
 
 
-class _Items(dict[str, Any]):
-    """The fixed parts of a growing list's items, by position (items added later are not compared)."""
-
-
 def undeclared_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
     """The attributes whose :func:`fixed_part` pictures differ (names of nested ones dotted).
 
@@ -229,8 +209,7 @@ def undeclared_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> l
     ['b.c']
     """
     out = []
-    names = before.keys() if isinstance(before, _Items) else before.keys() | after.keys()
-    for name in sorted(names):
+    for name in sorted(before.keys() | after.keys()):
         old, new = before.get(name), after.get(name)
         if old == new or (isinstance(old, _Owned) and isinstance(new, _Owned) and old.owner is not new.owner):
             continue                  # the same, or another object in the place of one declared OWN
