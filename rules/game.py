@@ -3,7 +3,8 @@
 A game is built from a :class:`GameSetup`, a :class:`~rules.board.Board` and a
 :class:`~rules.lexicon.Lexicon`, then fed events one at a time with :meth:`Game.apply`, which
 returns an :class:`Outcome` or raises a :class:`~rules.errors.Rejection` and leaves the game as
-it was. Games are compared by their state, so ``replay(record(game)) == game``.
+it was (each game declares in ``changes`` what an event may change: :mod:`rules.snapshot`).
+Games are compared by their state, so ``replay(record(game)) == game``.
 """
 
 from __future__ import annotations
