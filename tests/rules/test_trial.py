@@ -23,7 +23,6 @@ from rules.games import game_class, new_game
 from rules.letter_dice import best_words
 from rules.questique_layout import standard_board
 from rules.snapshot import KEPT, fixed_part, picture, undeclared_changes
-from rules.squares import Square
 from tabletop.games.questique_players import choose_move
 from tabletop.games.sequence_letters import choose_play
 from tabletop.resources import load_board
@@ -184,7 +183,7 @@ def test_a_trial_play_leaves_a_virtual_hand_as_it_was():
     game = Table("sequence-letters", None, 2, sequence_move, VIRTUAL).build(seed=1)
     hand = list(game.hands["Ann"])
     card = next(c for c in hand if c != "X")
-    square = Square(*game.open_pictures(card)[0])
+    square = game.open_pictures(card)[0]
     game.trial({"type": "play", "player": "Ann", "card": card, "row": square.row, "col": square.col})
     assert game.hands["Ann"] == hand and not game.chips and not game.plays
 
