@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import ClassVar
+
+from rules.snapshot import COPIED, Saving
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,8 @@ STANDARD_CARDS: tuple[ChanceCard, ...] = (
 class ChanceDeck:
     """The face-down Chance cards, drawn from the top."""
 
-    _mutable_state = True  # copied by Game._snapshot for roll-back
+    #: a draw takes the top card (:mod:`rules.snapshot`)
+    changes: ClassVar[dict[str, Saving]] = {"_cards": COPIED}
 
     def __init__(self, cards: tuple[ChanceCard, ...]):
         self._cards = list(cards)

@@ -18,6 +18,7 @@ from rules.grid import Grid
 from rules.lexicon import Lexicon, normalise
 from rules.placement import Placement, PlacementKind, analyse, check_words
 from rules.scoring import WordScore, score_squares
+from rules.snapshot import COPIED, KEPT, OWN
 from rules.squares import Direction
 from rules.board import Board
 
@@ -40,6 +41,9 @@ class CrosswordGame(Game):
     """A game played by writing entries on a grid board."""
 
     policy = WritePolicy()
+    #: the grid (immutable: a write makes a new one), the Chance deck and the words used; a game
+    #: that calls :meth:`remove_turn` declares where the turn it removes is kept (``OWN``)
+    changes = Game.changes | {"grid": KEPT, "chance_deck": OWN, "used_words": COPIED}
 
     def __init__(self, setup: GameSetup, board: Board, lexicon: Lexicon):
         super().__init__(setup, board, lexicon)

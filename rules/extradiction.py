@@ -35,6 +35,7 @@ from rules.events import Event
 from rules.games import register_game
 from rules.game import Action, GameSetup, Outcome
 from rules.lexicon import Lexicon, normalise
+from rules.snapshot import KEPT, OWN
 from rules.turn_order import TurnOrder
 
 CARDS_PER_GAME = 10
@@ -80,6 +81,8 @@ class ExtradictionGame(CrosswordGame):
     title = "eXtraDICTION"
     min_players, max_players = 1, 6           # levels 1-2: 1 or 2 children and a helper; the cards go round
     variants = ("level1", "level2", "level3", "speed")
+    changes = CrosswordGame.changes | {"cards_used": KEPT, "card_answer": KEPT, "card_in_play": KEPT,
+                                       "guesser": KEPT, "order": OWN}
 
     def __init__(self, setup: GameSetup, board: Board, lexicon: Lexicon):
         self.level = variant_name(setup.variant)

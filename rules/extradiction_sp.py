@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 from rules import errors
 from rules.board import Board
@@ -49,6 +49,7 @@ from rules.events import Event
 from rules.games import register_game
 from rules.game import Action, Deadline, GameSetup, Outcome, Turn
 from rules.lexicon import Lexicon, normalise
+from rules.snapshot import COPIED, KEPT, OWN, Saving
 from rules.turn_order import TurnOrder
 
 ANSWER_WINDOW = 30.0    # seconds shared by all answerers once the clue is read
@@ -72,7 +73,11 @@ class Phase(enum.StrEnum):
 class ClassicTurn:
     """Where the current question stands."""
 
-    _mutable_state = True  # copied by Game._snapshot for roll-back
+    #: everything but the asker moves on during the turn, and a challenge removes what was
+    #: written (:mod:`rules.snapshot`)
+    changes: ClassVar[dict[str, Saving]] = {
+        "phase": KEPT, "answer": KEPT, "window_end": KEPT, "hands": COPIED, "done": COPIED, "current": KEPT,
+        "answer_deadline": KEPT, "writer": KEPT, "write_from": KEPT, "written": OWN}
 
     asker: str
     phase: Phase = Phase.DUE
@@ -97,6 +102,7 @@ class ExtradictionSPGame(CrosswordGame):
     variants = ("classic", "speed")
     policy = WritePolicy()
     after_end = ("time", "challenge", "remove")
+    changes = CrosswordGame.changes | {"order": OWN, "turn": OWN, "turns_started": KEPT}
 
     def __init__(self, setup: GameSetup, board: Board, lexicon: Lexicon):
         variant = (setup.variant or "classic").strip().lower()

@@ -3,14 +3,14 @@
 A game is built from a :class:`GameSetup`, a :class:`~rules.board.Board` and a
 :class:`~rules.lexicon.Lexicon`, then fed events one at a time with :meth:`Game.apply`, which
 returns an :class:`Outcome` or raises a :class:`~rules.errors.Rejection` and leaves the game as
-it was. Games are compared by their state, so ``replay(record(game)) == game``.
+it was (each game declares in ``changes`` what an event may change: :mod:`rules.snapshot`).
+Games are compared by their state, so ``replay(record(game)) == game``.
 """
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 from rules import errors
 from rules.board import Board
@@ -18,6 +18,7 @@ from rules.chance import ChanceCard
 from rules.events import SCHEMAS, Event, Schemas, parse_event
 from rules.lexicon import Lexicon
 from rules.scoring import WordScore
+from rules.snapshot import GROWN, KEPT, Saving, Snapshot
 from rules.squares import Square
 
 
@@ -82,6 +83,9 @@ class GameSetup:
 @dataclass
 class Turn:
     """One scoring event: a write and what it earned (words, chance cards)."""
+
+    #: a recorded turn changes only when a challenge (or the host) removes it
+    changes: ClassVar[dict[str, Saving]] = {"removed": KEPT}
 
     player: str
     event_index: int
@@ -186,18 +190,6 @@ class Action:
         return {"key": self.key, "label": self.label, "event": dict(self.event)}
 
 
-def _copy_state(value: Any) -> Any:
-    if isinstance(value, (list, set, dict)):
-        return copy.copy(value)
-    if getattr(value, "_mutable_state", False):
-        clone = copy.copy(value)
-        for key, inner in vars(clone).items():
-            if isinstance(inner, (list, set, dict)):
-                setattr(clone, key, copy.copy(inner))
-        return clone
-    return value
-
-
 @dataclass(frozen=True)
 class OptionField:
     """A set-up option a game reads from its record: its name and, for a choice, its values
@@ -258,6 +250,9 @@ class Game:
     board_layers: tuple[str, ...] = ("values", "zones")
     #: the set-up options the game reads from its record (any other is refused: :func:`check_options`)
     option_fields: tuple[OptionField, ...] = (PHYSICAL_PIECES,)
+    #: every attribute an event may change, and how it is saved (:mod:`rules.snapshot`); a game
+    #: adds its own: ``changes = Game.changes | {"chips": COPIED, ...}``
+    changes: ClassVar[dict[str, Saving]] = {"events": GROWN, "turns": GROWN, "ended": KEPT, "last_time": KEPT}
 
     def __init__(self, setup: GameSetup, board: Board, lexicon: Lexicon):
         check_options(self.title, setup.options, self.option_fields)
@@ -277,46 +272,47 @@ class Game:
     # -- the event loop -------------------------------------------------------------------------
     def apply(self, raw: Mapping[str, Any] | Event) -> Outcome:
         """Apply one event. On a :class:`~rules.errors.Rejection` the game is left unchanged."""
+        event = self._parse(raw)
+        saved = Snapshot(self)
+        try:
+            return self._run(event)
+        except errors.Rejection:
+            saved.restore()
+            raise
+
+    def trial(self, raw: Mapping[str, Any] | Event) -> Outcome:
+        """What :meth:`apply` would answer for ``raw``, leaving the game exactly as it was (a
+        synthetic player trying moves). Raises the same :class:`~rules.errors.Rejection`.
+
+        The game's declared ``changes`` (:mod:`rules.snapshot`) are saved before and put back
+        after, whatever the event did.
+        """
+        event = self._parse(raw)
+        saved = Snapshot(self)
+        try:
+            return self._run(event)
+        finally:
+            saved.restore()
+
+    def _parse(self, raw: Mapping[str, Any] | Event) -> Event:
         event = raw if isinstance(raw, Event) else parse_event(raw, self.schemas)
         if event.player is not None and event.player not in self.setup.players and not self._is_host(event):
             raise errors.UnknownPlayer(
                 f"{event.player!r} is not playing; the players are {', '.join(self.setup.players)}.")
-        saved = self._snapshot()
-        try:
-            if event.type == "end":
-                outcome = self._end(event)
-            else:
-                if self.ended and event.type not in self.after_end:
-                    raise errors.GameOver(f"The game is over; {self._over_reason()}.")
-                outcome = self._handle(event)
-        except errors.Rejection:
-            self.__dict__.update(saved)
-            raise
+        return event
+
+    def _run(self, event: Event) -> Outcome:
+        """Handle ``event`` and record it (the caller saved the game and restores it on a refusal)."""
+        if event.type == "end":
+            outcome = self._end(event)
+        else:
+            if self.ended and event.type not in self.after_end:
+                raise errors.GameOver(f"The game is over; {self._over_reason()}.")
+            outcome = self._handle(event)
         self.events.append(event)
         if event.t is not None:
             self.last_time = event.t if self.last_time is None else max(self.last_time, event.t)
         return outcome
-
-    def trial(self, raw: Mapping[str, Any] | Event) -> Outcome:
-        """What :meth:`apply` would answer for ``raw``, leaving the game exactly as it was (a
-        synthetic player trying moves). Raises the same :class:`~rules.errors.Rejection`."""
-        saved = self._snapshot()
-        count = len(self.events)
-        try:
-            return self.apply(raw)
-        finally:
-            self.__dict__.update(saved)
-            del self.events[count:]
-
-    def _snapshot(self) -> dict[str, Any]:
-        """What :meth:`apply` restores after a rejection: every attribute, its containers copied.
-
-        Cheap by design (a move must validate in well under a millisecond): lists, sets and dicts
-        are copied one level deep, and so are objects that declare ``_mutable_state``; values that
-        never change (the grid, scored words, the board) are shared. Turns are shared too: the
-        only change to a recorded turn (its removal) is the last step of an event.
-        """
-        return {k: _copy_state(v) for k, v in self.__dict__.items() if k != "events"}
 
     def _is_host(self, event: Event) -> bool:
         return event.type in ("remove", "end", "time") and event.player in (None, "host")

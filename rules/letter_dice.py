@@ -41,7 +41,7 @@ import enum
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, ClassVar, Iterable
 
 from rules import errors
 from rules.board import Board
@@ -52,6 +52,7 @@ from rules.letter_dice_sets import DEFAULT_SHEET, DICE, JOKER
 from rules.lexicon import Lexicon, normalise
 from rules.roll_words import letters_missing, words_from_roll
 from rules.scoring import WordScore
+from rules.snapshot import COPIED, GROWN, KEPT, NESTED, OWN, Saving
 
 SCHEMAS: Schemas = {
     "roll": ({}, {"faces": TEXT_LIST, "confidence": NUM}),   # confidence: the camera's, when it read the dice
@@ -126,7 +127,8 @@ class RoundOutcome(Outcome):
 class RoundState:
     """The round under way (or the last one)."""
 
-    _mutable_state = True
+    #: words come and go while the sand runs (:mod:`rules.snapshot`)
+    changes: ClassVar[dict[str, Saving]] = {"entries": COPIED}
 
     number: int
     faces: tuple[str, ...]
@@ -188,6 +190,8 @@ class LetterDiceGame(Game):
     min_players, max_players = 2, 8
     needs_board = False
     after_end = ("time",)
+    changes = Game.changes | {"round": OWN, "writing": KEPT, "used_rows": NESTED, "scored": GROWN,
+                              "history": NESTED}
 
     #: the sheet, the sand timer and the house rules (docs/games/letter-dice.md); ``pieces`` for
     #: ``play --pieces`` (the table rolls for the table either way)

@@ -53,6 +53,7 @@ from rules.questique_setup import (EXCLUSION_BLANKS, PARTNER_TARGET, TOKENS, VAR
                                    parse_squares, parse_targets, parse_themes)
 from rules.questique_tiles import BLANK, BLANKS, TileSupply, alphabet, tile_counts
 from rules.scoring import WordScore
+from rules.snapshot import COPIED, GROWN, KEPT, NESTED, OWN
 from rules.squares import Square
 
 SCHEMAS: Schemas = {
@@ -129,6 +130,11 @@ class QuestiqueGame(Game):
     #: the record's set-up fields (rules/questique_setup.py checks each value)
     option_fields = (ANY_PIECES, OptionField("first"), OptionField("targets"), OptionField("themes"),
                      OptionField("individual"), OptionField("excluded"))
+    #: the board, who owns what, the starts and exclusions, whose turn, and the virtual tiles
+    changes = Game.changes | {
+        "grid": KEPT, "owner": COPIED, "crossword": COPIED, "individual": COPIED, "blanks": COPIED,
+        "starts": COPIED, "eliminated": GROWN, "winning_side": KEPT, "passes": KEPT, "words_played": KEPT,
+        "supply": OWN, "current": KEPT, "to_place": NESTED, "excluded": KEPT}
 
     def __init__(self, setup: GameSetup, board: Board, lexicon: Lexicon):
         super().__init__(setup, board, lexicon)

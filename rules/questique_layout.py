@@ -20,7 +20,7 @@ left; each has a star at each corner and a start position of diamond squares ins
 
 from __future__ import annotations
 
-from functools import cached_property
+import functools
 
 from rules import errors
 from rules.board import Board, parse_board
@@ -89,7 +89,8 @@ class QuestiqueLayout:
         self.diamonds: tuple[frozenset[Square], ...] = tuple(diamonds)
         #: quadrant number -> the middle of its diamond start (the diamond with most diamond neighbours)
         self.centre: tuple[Square, ...] = tuple(centres)
-        self._most: dict[tuple[int, int], int] = {}
+        #: every star square of the board
+        self.all_stars: frozenset[Square] = frozenset(s for stars in self.stars for s in stars)
 
     def _place(self, squares: list[Square]) -> int:
         """0-3: which corner area of the board a quadrant's middle lies in (clockwise from top left)."""
@@ -100,11 +101,6 @@ class QuestiqueLayout:
         return 3 if mid_c < 0 else 2
 
     # -- lookups ---------------------------------------------------------------------------------
-    @cached_property
-    def all_stars(self) -> frozenset[Square]:
-        """Every star square of the board."""
-        return frozenset(s for stars in self.stars for s in stars)
-
     def quadrant_of(self, square: Square) -> int | None:
         """The number of the quadrant ``square`` lies in, or ``None``."""
         return self._quadrant.get(square)
@@ -138,21 +134,20 @@ class QuestiqueLayout:
 
     def most_diamonds(self, length: int, quadrant: int = 0) -> int:
         """The most diamond squares of ``quadrant`` a straight word of ``length`` letters can cover."""
-        key = (length, quadrant)
-        if key not in self._most:
-            self._most[key] = self._count_most(length, quadrant)
-        return self._most[key]
+        return _most_diamonds(self.diamonds[quadrant], length)
 
-    def _count_most(self, length: int, quadrant: int) -> int:
-        diamonds = self.diamonds[quadrant]
-        best = 0
-        for start in diamonds:
-            for dr, dc in ((0, 1), (1, 0)):
-                for back in range(min(length, _LONGEST)):
-                    first = Square(start.row - dr * back, start.col - dc * back)
-                    run = {Square(first.row + dr * i, first.col + dc * i) for i in range(length)}
-                    best = max(best, len(run & diamonds))
-        return best
+
+@functools.lru_cache(maxsize=1024)
+def _most_diamonds(diamonds: frozenset[Square], length: int) -> int:
+    """Worked out once per diamond start and length, outside the layout (which never changes)."""
+    best = 0
+    for start in diamonds:
+        for dr, dc in ((0, 1), (1, 0)):
+            for back in range(min(length, _LONGEST)):
+                first = Square(start.row - dr * back, start.col - dc * back)
+                run = {Square(first.row + dr * i, first.col + dc * i) for i in range(length)}
+                best = max(best, len(run & diamonds))
+    return best
 
 
 def standard_board_toml(quadrant: int = 9) -> str:

@@ -21,8 +21,10 @@ shared out here (docs/games/questique.md says how):
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 from rules import errors
+from rules.snapshot import COPIED, KEPT, NESTED, Saving
 
 #: a blank tile in a bag or rack (on the board it shows the lowercase letter it stands for)
 BLANK = "?"
@@ -83,7 +85,8 @@ class TileSupply:
     (2, 7)
     """
 
-    _mutable_state = True  # Game._snapshot copies the bag, racks and counts on each event
+    #: draws, exchanges and refills change the bag, the racks and the count of exchanges (:mod:`rules.snapshot`)
+    changes: ClassVar[dict[str, Saving]] = {"bag": COPIED, "racks": NESTED, "exchanges": KEPT}
 
     RACK = 7
 

@@ -37,6 +37,7 @@ from rules.events import INT, TEXT, Event, Schemas
 from rules.game import ANY_PIECES, Action, Game, GameSetup, OptionField, Outcome
 from rules.games import register_game
 from rules.sequence_cards import deck_for, hand_size
+from rules.snapshot import COPIED, GROWN, KEPT, NESTED, RANDOM
 from rules.squares import Square
 
 SCHEMAS: Schemas = {
@@ -65,6 +66,9 @@ class SequenceLettersGame(Game):
     min_players, max_players = 2, 4
     board_layers = ("letters", "colors")
     option_fields = (ANY_PIECES, OptionField("chips"))
+    #: the chips, whose turn, the plays; with virtual cards the hands, the piles and the shuffler
+    changes = Game.changes | {"chips": COPIED, "turn": KEPT, "dead_this_turn": KEPT, "sequence": KEPT,
+                              "plays": GROWN, "hands": NESTED, "pile": COPIED, "discards": COPIED, "_rng": RANDOM}
 
     def __init__(self, setup: GameSetup, board: Board, lexicon: Any):
         super().__init__(setup, board, lexicon)

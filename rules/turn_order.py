@@ -8,15 +8,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rules import errors
+from rules.snapshot import KEPT, Saving
 
 
 @dataclass
 class TurnOrder:
     """Players in seat order; ``turns_taken`` counts finished turns."""
 
-    _mutable_state = True  # copied by Game._snapshot for roll-back
+    #: what a turn changes (:mod:`rules.snapshot`)
+    changes: ClassVar[dict[str, Saving]] = {"turns_taken": KEPT}
 
     players: tuple[str, ...]
     turns_taken: int = 0

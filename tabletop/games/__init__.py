@@ -86,9 +86,17 @@ def _discover() -> None:
 
 
 def games() -> list[GameSpec]:
-    """Every game at the table, in the order their modules were found (built-in games first)."""
+    """Every game at the table: the built-in ones by their modules' names, then those registered
+    at run time, in their order (the same order however the modules were first imported)."""
     _discover()
-    return list(_SPECS.values())
+    specs = list(_SPECS.values())
+
+    def builtin(spec: GameSpec) -> str | None:
+        module = type(spec.table).__module__
+        return module if module.startswith(f"{__name__}.") else None
+
+    return sorted((s for s in specs if builtin(s)), key=lambda s: builtin(s) or "") + \
+        [s for s in specs if not builtin(s)]
 
 
 def game_ids() -> list[str]:

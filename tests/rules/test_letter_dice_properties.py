@@ -10,12 +10,10 @@ from rules import errors
 from rules.game import GameSetup
 from rules.games import new_game
 from rules.letter_dice import best_words
-from rules.lexicon import Lexicon
 from rules.record import record_of, replay
+from tests.rules.playouts import LETTER_DICE_WORDS
 
-WORDS = Lexicon(["cat", "act", "tea", "eat", "tan", "ant", "net", "ten", "east", "seat", "rate", "tear", "care",
-                 "race", "acre", "near", "earn", "crate", "trace", "react", "stare", "tears", "rates", "canter",
-                 "nectar", "recant", "traces", "reacts", "nectars", "canters", "ancestor", "sort", "rose", "iron"])
+WORDS = LETTER_DICE_WORDS
 
 
 @settings(max_examples=60, deadline=None)

@@ -20,18 +20,10 @@ from rules.record import Record, record_of, replay
 from tabletop.cli import main
 from tabletop.games.questique_players import choose_move
 from tests.helpers import POCKET_QUESTIQUE
+from tests.rules.playouts import QUESTIQUE_EVENT, QUESTIQUE_LEXICON, QUESTIQUE_WORDS
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
-# a vocabulary that the racks of a 150-tile bag spell often
-WORDS = ("at as an in on it is to so no go do be he we me my by or of if up us am ox ax "
-         "art ate eat tea sea set sat tan ten net nit tin ton not tot rat tar ran ear era oar ore roe toe "
-         "one eon son nod don end den red rod dot dog god log leg let lot lit lie tie tee see bee bet bat "
-         "tab cab cat act arc car ace ice ire rye dye yes yet aye eye sun run gun nut rut hut hat ate mat "
-         "ant tar star rats arts tars seat east eats teas sate rate tear tare near earn rant tarn note tone "
-         "stone notes onset tones ration nation snort snore tenor toner train stain satin saint later alter "
-         "alert irate retain retina strain trains").split()
-LEXICON = Lexicon(WORDS, name="playout words")
-
+WORDS, LEXICON = QUESTIQUE_WORDS, QUESTIQUE_LEXICON
 
 def playout(players, variant, seed, board=None):
     options = {"pieces": "virtual"}
@@ -125,17 +117,7 @@ def test_an_illegal_event_in_a_record_stops_the_replay_naming_its_position_and_r
     assert "event 2 (write by Ben)" in err and "diagonally opposite" in err
 
 
-EVENT = st.fixed_dictionaries({
-    "type": st.sampled_from(["write", "place", "exchange", "take_blank", "pass", "end", "time", "draw"]),
-    "player": st.sampled_from(["Ann", "Ben", "Cai", "Zed", "", "host"]),
-}, optional={
-    "text": st.text(min_size=0, max_size=12) | st.sampled_from(["CAT", "cat", "CATS", "AT", "ICE CREAM", "?"]),
-    "letter": st.text(max_size=2),
-    "tiles": st.text(max_size=9),
-    "row": st.integers(-3, 22) | st.just("4"),
-    "col": st.integers(-3, 22),
-    "dir": st.sampled_from(["across", "down", "diagonal", 3]),
-})
+EVENT = QUESTIQUE_EVENT
 
 
 @settings(max_examples=150, deadline=None)

@@ -15,6 +15,7 @@ from rules.board import parse_board
 from rules.game import GameSetup
 from rules.record import Record, record_of, replay
 from rules.sequence_letters import SequenceLettersGame
+from rules.snapshot import fixed_part, picture, undeclared_changes
 from tabletop.cli import main
 from tabletop.resources import load_board
 
@@ -151,7 +152,7 @@ def card_count(g: SequenceLettersGame) -> int:
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from([("Ann", "Ben"), ("Ann", "Ben", "Cai"), ("Ann", "Ben", "Cai", "Dee")]))
-def test_random_virtual_games_end_lose_no_card_and_replay_to_themselves(seed, players):
+def test_random_virtual_games_end_lose_no_card_try_moves_without_trace_and_replay_to_themselves(seed, players):
     import random
 
     from tabletop.games.sequence_letters import choose_play
@@ -181,7 +182,12 @@ def test_random_virtual_games_end_lose_no_card_and_replay_to_themselves(seed, pl
             else:
                 sq = rng.choice(g.open_pictures(card))
             move = {"card": card, "row": sq.row, "col": sq.col}
-        g.apply({"type": "play", "player": player, **move})
+        event = {"type": "play", "player": player, **move}
+        before, fixed = picture(g), fixed_part(g)
+        g.trial(event)                           # reshuffles of the discards included
+        assert picture(g) == before
+        g.apply(event)
+        assert not undeclared_changes(fixed, fixed_part(g))
         assert card_count(g) == total
         assert len(g.chips) <= len(g.pictures)
     assert g.over and (g.winner is not None) != stuck
