@@ -88,6 +88,18 @@ class WriteDetection:
         return {"letters": self.letters,
                 "images": [base64.b64encode(np.ascontiguousarray(i, np.uint8).tobytes()).decode("ascii") for i in self.images]}
 
+    def readings(self, read: BoardRead | None, most: int = 3) -> tuple[str, ...]:
+        """This write's text and the reader's next-best readings of the same squares (as long, best
+        first): what the writer is offered when the table is unsure. ``read``: the board read the
+        write was found in (``None``: only the text)."""
+        found = [self.text]
+        for word in read.words if read is not None else ():
+            if word.direction is self.direction and tuple(word.squares) == tuple(self.write.squares):
+                found += [text for text, _share in word.alternatives
+                          if len(text) == len(self.text) and text not in found]
+                break
+        return tuple(found[:most])
+
     def to_event(self) -> dict:
         """A DESIGN.md ``write`` event (the session adds ``player``)."""
         return {**self.write.event(), "confidence": round(float(self.confidence), 3)}

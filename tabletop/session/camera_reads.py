@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping
 
 from tabletop.session.parts import Part, Replayer
-from tabletop.session.refusals import EntryRefused
+from tabletop.session.refusals import BadEntry, EntryRefused
 
 #: at most this many reads wait for the host; a newer one replaces the oldest
 MOST_PENDING = 8
+#: a word its writer may settle on their own phone goes to the host after this many table seconds
+WRITER_SECONDS = 20.0
 
 if TYPE_CHECKING:
     from tabletop.session.hands import Hands
@@ -39,6 +41,8 @@ class CameraMove:
     t: float | None = None
     sure: bool = True
     lesson: dict[str, Any] | None = field(default=None, compare=False)
+    #: a write's best readings, best first (the event's text among them): what its writer is offered
+    readings: tuple[str, ...] = ()
 
     def credited(self, player: str) -> dict[str, Any]:
         """The rules event, credited to ``player``.
@@ -60,6 +64,14 @@ class PendingRead:
     seq: int
     event: dict[str, Any]
     lesson: dict[str, Any] | None = field(default=None, compare=False)
+    readings: tuple[str, ...] = ()
+    seen: float = 0.0                 #: table time the read was journalled
+    disputed: bool = False            #: the writer's own answer was refused by the rules: the host decides
+
+    @property
+    def writer(self) -> str | None:
+        """Who the read is credited to, when it is a word they wrote (they may settle it on their phone)."""
+        return self.event.get("player") if self.event.get("type") == "write" else None
 
 
 class CameraReads(Part):
@@ -78,8 +90,16 @@ class CameraReads(Part):
         self.pending: list[PendingRead] = []
 
     def replayers(self) -> Mapping[str, Replayer]:
-        return {"camera-read": lambda entry: self._keep(entry.seq, entry.body["event"], entry.body.get("lesson")),
-                "camera-settled": lambda entry: self._forget(int(entry.body["read"]))}
+        return {"camera-read": lambda entry: self._keep(PendingRead(
+                    entry.seq, dict(entry.body["event"]), entry.body.get("lesson"),
+                    tuple(str(r) for r in entry.body.get("readings", ())), float(entry.t))),
+                "camera-settled": self._replay_settled}
+
+    def _replay_settled(self, entry: Any) -> None:
+        if entry.body.get("how") == "disputed":
+            self._dispute(int(entry.body["read"]))
+        else:
+            self._forget(int(entry.body["read"]))
 
     def reads(self) -> list[dict[str, Any]]:
         """The pending reads' events, oldest first (what the host console lists)."""
@@ -103,16 +123,25 @@ class CameraReads(Part):
             body: dict[str, Any] = {"event": event}
             if move.lesson is not None:
                 body["lesson"] = move.lesson
-            seq = self.core.append("camera-read", body, source)
-            self._keep(seq, event, move.lesson)
+            readings = tuple(move.readings) if event.get("type") == "write" else ()
+            if readings:
+                body["readings"] = list(readings)
+            seen = self.core.clock.now()
+            seq = self.core.append("camera-read", body, source, t=seen)
+            self._keep(PendingRead(seq, event, move.lesson, readings, seen))
             self.core.publish({"kind": "camera", "pending": len(self.pending)})
             return None
 
-    def _keep(self, seq: int, event: dict[str, Any], lesson: dict[str, Any] | None) -> None:
+    def _keep(self, read: PendingRead) -> None:
         """A read waits; beyond :data:`MOST_PENDING`, the oldest gives way (on resume too)."""
         with self.core.lock:
-            self.pending.append(PendingRead(seq, dict(event), lesson))
+            self.pending.append(read)
             del self.pending[:-MOST_PENDING]
+
+    def _dispute(self, seq: int) -> None:
+        with self.core.lock:
+            self.pending = [PendingRead(r.seq, r.event, r.lesson, r.readings, r.seen, True) if r.seq == seq else r
+                            for r in self.pending]
 
     def _forget(self, seq: int) -> None:
         with self.core.lock:
@@ -139,6 +168,46 @@ class CameraReads(Part):
             result = self.core.submit(event, source=f"camera+{source}")
             self._settle(read, "confirmed", source)
             self._learn_from(result, read.lesson)
+            return result
+
+    def for_writer(self, seat: str) -> list[PendingRead]:
+        """The reads of words ``seat`` wrote that wait for an answer, oldest first."""
+        with self.core.lock:
+            return [read for read in self.pending if read.writer == seat and not read.disputed]
+
+    def for_host(self, writer_seconds: float = WRITER_SECONDS) -> list[tuple[int, PendingRead]]:
+        """The reads the host must settle, each with its index among all pending reads: those no
+        writer can answer (a chip, a tile move), disputed ones, and those their writer left
+        unanswered for ``writer_seconds`` of table time."""
+        with self.core.lock:
+            now = self.core.clock.now()
+            return [(i, read) for i, read in enumerate(self.pending) if read.writer is None or read.disputed
+                    or now - read.seen >= writer_seconds]
+
+    def answered_by_writer(self, seat: str, seq: int, text: str) -> "Result":
+        """``seat`` settles the read ``seq`` of a word they wrote, on their own phone: one of the
+        readings offered, or what they typed. Accepted by the rules, it is played and settled; refused,
+        the read goes to the host as disputed (the refusal is returned)."""
+        with self.core.lock:
+            read = next((r for r in self.pending if r.seq == seq), None)
+            if read is None or read.writer != seat:
+                raise EntryRefused(f"No reading of {seat}'s word is waiting for an answer.")
+            if read.disputed:
+                raise EntryRefused("The host decides this word now.")
+            chosen = text.strip() if isinstance(text, str) else ""
+            if not chosen or len(chosen) > 40 or not all(ch.isalpha() or ch in " '-" for ch in chosen):
+                raise BadEntry("Tap one of the readings, or type the word you wrote (letters only).")
+            event = {k: v for k, v in read.event.items() if k not in ("t", "confidence")}
+            event["text"] = chosen
+            result = self.core.submit(event, source=f"camera+seat:{seat}")
+            if result.accepted:
+                self._settle(read, "confirmed by the writer", f"seat:{seat}")
+                if chosen.upper() == str(read.event.get("text", "")).upper():
+                    self._learn_from(result, read.lesson)   # the images are of the letters read
+            else:
+                self.core.append("camera-settled", {"read": read.seq, "how": "disputed"}, f"seat:{seat}")
+                self._dispute(read.seq)
+                self.core.publish({"kind": "camera", "pending": len(self.pending)})
             return result
 
     def discard(self, index: int = 0, source: str = "host") -> dict[str, Any]:

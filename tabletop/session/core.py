@@ -354,6 +354,11 @@ class Session:
         once, unsure ones wait for the host. ``lesson``: the read's new letters' images."""
         return self.camera.seen(CameraMove(detection, detection.get("t"), not needs_confirmation, lesson), source)
 
+    def answer_reading(self, seat: str, read: int, text: str) -> Result:
+        """``seat`` settles the unsure read ``read`` of a word they wrote, on their own phone
+        (:meth:`CameraReads.answered_by_writer <tabletop.session.camera_reads.CameraReads.answered_by_writer>`)."""
+        return self.camera.answered_by_writer(seat, read, text)
+
     def confirm_read(self, index: int = 0, source: str = "host") -> Result:
         """The host confirms an unsure camera read: it becomes the event."""
         return self.camera.confirm(index, source)

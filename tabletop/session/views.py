@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.squares import Square
+
 if TYPE_CHECKING:
     from rules.board import Board
     from rules.game import Game
@@ -82,7 +84,10 @@ def host(session: "Session") -> dict[str, Any]:
         view["actions"] = actions
         view["entries"] = session.entries_for(None)
         view["can_undo"] = bool(session.applied)
-        view["pending_reads"] = session.pending_reads
+        # the words their writers may settle on their phones reach the host late, or disputed
+        view["pending_reads"] = [{**read.event, "index": i, "read": read.seq, "disputed": read.disputed}
+                                 for i, read in session.camera.for_host()]
+        view["waiting_for_writers"] = len(session.pending_reads) - len(view["pending_reads"])
         view["private_log"] = [dict(line) for line in session.private_log[-12:]]
         view["turned_away"] = dict(session.entry_windows.turned_away)   # seats slowed down for refused entries
         return view
@@ -104,9 +109,18 @@ def seat(session: "Session", seat: str, *, buzzers: bool, scan: bool) -> dict[st
                 "board": None if board is None else {"rows": board.rows, "cols": board.cols},
                 "paused": view["paused"], "dice": view.get("dice"), "sheet": view.get("sheet"),
                 "free_rows": (view.get("free_rows") or {}).get(seat), "reveal": view.get("reveal"),
-                "scan": scan, "private_log": [{k: v for k, v in line.items() if k != "to"}
+                "scan": scan, "readings": [_offer(session, read) for read in session.camera.for_writer(seat)],
+                "private_log": [{k: v for k, v in line.items() if k != "to"}
                                               for line in session.private_log if line["to"] == seat][-5:],
                 **session.table.seat_view(session.game, seat)}
+
+
+def _offer(session: "Session", read: Any) -> dict[str, Any]:
+    """A read of a seat's own word, as its phone offers it: the readings as buttons, the square as printed."""
+    event = read.event
+    where = session.board.label(Square(event["row"], event["col"])) if session.board is not None else ""
+    return {"read": read.seq, "readings": list(read.readings or (event.get("text"),)), "where": where,
+            "dir": event.get("dir")}
 
 
 def board_layers(board: "Board | None") -> dict[str, Any]:

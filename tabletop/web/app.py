@@ -213,6 +213,21 @@ def make_app(session: Session) -> Starlette:
             return _refused(refused)
         return JSONResponse(result if isinstance(result, dict) else result.to_json())
 
+    async def seat_reading(request: Request):
+        """The writer settles an unsure read of their own word: ``{"read": SEQ, "text": ...}``."""
+        seat = seat_of(request)
+        if seat is None:
+            return _refuse("This seat's token is wrong or missing: use the link printed for your seat.")
+        try:
+            body = await _json_body(request)
+            read = host_commands.number(body, "read", -1, 1, 2**53, whole=True)
+            result = await run_in_threadpool(session.answer_reading, seat, int(read), body.get("text", ""))
+        except BadRequest as bad:
+            return _refuse(str(bad), bad.status)
+        except EntryRefused as refused:
+            return _refused(refused)
+        return JSONResponse(result.to_json())
+
     async def seat_buzz(request: Request):
         """A phone's buzz-in press, stamped on the phone in table time (``t``)."""
         seat = seat_of(request)
@@ -300,6 +315,7 @@ def make_app(session: Session) -> Starlette:
         Route("/api/host/state", host_state), Route("/api/host/{action}", host_post, methods=["POST"]),
         Route("/api/seat/state", seat_state), Route("/api/seat/entry", seat_entry, methods=["POST"]),
         Route("/api/seat/buzz", seat_buzz, methods=["POST"]),
+        Route("/api/seat/reading", seat_reading, methods=["POST"]),
         WebSocketRoute("/ws", ws), WebSocketRoute("/ws/clock", clock_ws),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -48,7 +48,7 @@ def test_sure_and_confirmed_reads_teach_the_writer_and_discarded_ones_do_not(tmp
         session.submit(event)
     read = {"type": "write", "text": "MARKET", "row": 9, "col": 6, "dir": "across", "confidence": 0.6, "t": 14.0}
     assert session.camera_read(read, needs_confirmation=True, lesson=_lesson("MARKET")) is None
-    assert "lesson" not in session.host_view()["pending_reads"][0]
+    assert "lesson" not in session.pending_reads[0]
     session.discard_read(0)
     assert session.hand_letters("Ben") == 0
     session.camera_read(read, needs_confirmation=True, lesson=_lesson("MARKET"))

@@ -219,7 +219,8 @@ def test_unsure_camera_reads_wait_for_the_host(tmp_path):
         session.submit(event)
     read = {"type": "write", "text": "MARKET", "row": 9, "col": 6, "dir": "across", "confidence": 0.6, "t": 14.0}
     assert session.camera_read(read, needs_confirmation=True) is None
-    assert session.host_view()["pending_reads"][0]["player"] == "Ben"
+    assert session.pending_reads[0]["player"] == "Ben"
+    assert session.seat_view("Ben")["readings"][0]["readings"] == ["MARKET"]   # Ben may settle it on his phone
     assert len(session.game.events) == 5                       # nothing reached the rules yet
     result = session.confirm_read(0)
     assert result.accepted and result.source == "camera+host" and session.game.totals["Ben"] == 21

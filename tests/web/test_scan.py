@@ -9,6 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from rules.squares import Square
+from tabletop.session.camera_reads import WRITER_SECONDS
 from tabletop.web import make_app
 from vision.synth.scene import make_scene
 
@@ -38,7 +39,9 @@ def test_a_photo_from_a_seat_offers_its_new_word_to_the_host(session):
     assert reply.status_code == 200, reply.json()
     body = reply.json()
     assert body["status"] == "offered" and [w["text"] for w in body["words"]] == ["MARKET"]
-    assert "MARKET" in body["message"] and "host confirms" in body["message"]
+    assert "MARKET" in body["message"] and "Ben confirms it on their own page" in body["message"]
+    assert session.seat_view("Ben")["readings"][0]["readings"][0] == "MARKET"     # offered to its writer first
+    session.clock.advance(WRITER_SECONDS)                                          # then to the host
     pending = session.host_view()["pending_reads"]
     assert [(r["text"], r["row"], r["col"], r["player"]) for r in pending] == [("MARKET", 9, 6, "Ben")]
     assert len(session.game.events) == len(BEN_WRITES)        # nothing reaches the rules before the host
@@ -86,11 +89,22 @@ def test_the_scan_button_uploads_a_photo_and_the_read_word_is_offered(served, se
     assert page.get_attribute("#scanfile", "accept") == "image/*" and page.get_attribute("#scanfile", "capture") is not None
     page.set_input_files("#scanfile", str(photo))
     page.wait_for_function("document.querySelector('#scanmsg').textContent.includes('MARKET')", timeout=30_000)
-    host = page.context.new_page()
-    host.goto(f"{served.url}/host?token={session.tokens['host']}")
-    host.wait_for_selector("#reads .read:has-text('MARKET')")
-    host.click("#reads .read button:has-text('Confirm')")
-    host.wait_for_function("document.querySelector('#msg').textContent.includes('MARKET')")
+    page.wait_for_selector(".readings .choice:has-text('MARKET')")      # Ben, who wrote it, confirms it
+    page.click(".readings .choice:has-text('MARKET')")
+    page.wait_for_function("document.querySelector('#msg').textContent.includes('MARKET')")
+    assert session.game.totals["Ben"] > 0
+
+
+def test_a_scanned_word_its_writer_leaves_is_confirmed_on_the_host_console(served, session, page, tmp_path):
+    for event in BEN_WRITES:
+        session.submit(event)
+    client = TestClient(make_app(session))
+    assert _post(client, _photo(session), session.tokens["host"]).status_code == 200
+    session.clock.advance(WRITER_SECONDS)
+    page.goto(f"{served.url}/host?token={session.tokens['host']}")
+    page.wait_for_selector("#reads .read:has-text('MARKET')")
+    page.click("#reads .read button:has-text('Confirm')")
+    page.wait_for_function("document.querySelector('#msg').textContent.includes('MARKET')")
     assert session.game.totals["Ben"] > 0
 
 
@@ -158,6 +172,7 @@ def test_a_scanned_word_the_rules_refuse_gives_way_to_the_next_best_reading(tmp_
     from tabletop.resources import load_board
     from tabletop.session import Journal, Session, SimClock
     from tabletop.session.devices.photo_scan import PhotoScanner
+    from vision.tracker import WriteDetection
 
     session = Session.create(Journal(":memory:"), GameSetup("extradiction", ("Ann", "Ben"), variant="level3"),
                              "extradiction", board=load_board("extradiction"), lexicon=Lexicon(["apple", "ample"]),
@@ -168,8 +183,7 @@ def test_a_scanned_word_the_rules_refuse_gives_way_to_the_next_best_reading(tmp_
 
     def detection(text):
         write = infer_write(grid, {Square(6, 2 + k): ch for k, ch in enumerate(text)})
-        return SimpleNamespace(write=write, direction=Direction.ACROSS,
-                               to_event=lambda: {**write.event(), "confidence": 0.6})
+        return WriteDetection(write, (0.6,) * len(text), 0.6, 1.0)
 
     scanner = PhotoScanner(session)
     best = detection("APPLF")

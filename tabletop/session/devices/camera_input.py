@@ -37,7 +37,8 @@ class CameraInput(CameraFeed):
             self.session.set_board_read(self.tracker.committed_rows)
         for detection in detections:
             self.detections += 1
-            move = CameraMove(detection.to_event(), t, sure=not detection.needs_confirmation, lesson=detection.lesson())
+            move = CameraMove(detection.to_event(), t, sure=not detection.needs_confirmation, lesson=detection.lesson(),
+                              readings=detection.readings(self.tracker.last_read))
             result = self.session.camera_move(move)
             if result is not None:
                 results.append(result)

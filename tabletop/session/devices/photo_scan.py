@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from tabletop.session.camera_reads import WRITER_SECONDS, CameraMove
 from tabletop.session.core import Session
 from tabletop.session.devices.hand_memories import HandMemories
 from tabletop.session.refusals import EntryRefused
@@ -104,7 +105,9 @@ class PhotoScanner:
             words, notes = [], []
             for detection in detections:
                 event, note = self._best_reading(detection, read, writer)
-                self.session.camera_read(event, True, source=source, lesson=detection.lesson())
+                others = tuple(r for r in detection.readings(read) if r != event["text"])
+                self.session.camera_move(CameraMove(event, event.get("t"), sure=False, lesson=detection.lesson(),
+                                                    readings=(event["text"], *others)[:3]), source)
                 words.append({key: event[key] for key in ("text", "row", "col", "dir", "confidence")})
                 if note:
                     notes.append(note)
@@ -114,7 +117,8 @@ class PhotoScanner:
 
         shown = ", ".join(f"{w['text']} ({board.label(Square(w['row'], w['col']))} {w['dir']})" for w in words)
         return {"status": "offered", "words": words,
-                "message": " ".join([f"Read {shown} for {writer}: the host confirms it on the console.", *notes])}
+                "message": " ".join([f"Read {shown} for {writer}: {writer} confirms it on their own page (the host, "
+                                      f"if it is not answered within {WRITER_SECONDS:g} s).", *notes])}
 
     def _best_reading(self, detection: Any, read: Any, writer: str) -> tuple[dict[str, Any], str]:
         """The reading of ``detection`` to offer: its own if the rules would take it, else the next-best
@@ -123,8 +127,7 @@ class PhotoScanner:
         from rules import errors
 
         event = detection.to_event()
-        readings = [event["text"]] + [text for text, _share in _alternatives(detection, read)
-                                      if len(text) == len(event["text"]) and text != event["text"]]
+        readings = list(detection.readings(read, most=6))
         game = self.session.game
         first_refusal = ""
         for text in readings:
@@ -138,12 +141,3 @@ class PhotoScanner:
             return {**event, "text": text}, (f"The rules refuse {event['text']} ({first_refusal}); the next-best "
                                              f"reading, {text}, is offered instead.")
         return event, f"The rules would refuse {event['text']}: {first_refusal} The host decides."
-
-
-def _alternatives(detection: Any, read: Any) -> list[tuple[str, float]]:
-    """The reader's next-best readings of the word on ``detection``'s squares (best first)."""
-    squares = tuple(detection.write.squares)
-    for word in read.words:
-        if word.direction is detection.direction and tuple(word.squares) == squares:
-            return list(word.alternatives)
-    return []
