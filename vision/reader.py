@@ -26,6 +26,7 @@ from vision.cells import INK, OCCLUDED, STATE_NAMES, CellJudge
 from vision.hands import HandMemory
 from vision.letters import ALPHABET, LetterModel, default_model, normalise, softmax
 from vision.locate import Located, locate
+from vision.readability import unreadable_reason
 from vision.words import CONFIRM_BELOW, Decoded, LexiconIndex, Verification, decode, verify
 
 
@@ -58,6 +59,9 @@ class BoardRead:
     located: Located
     #: each written square's normalised letter image (28x28 uint8): what a player's hand memory learns from
     images: dict[Square, np.ndarray] = field(default_factory=dict)
+    #: why this frame cannot be read (too small, too blurred: :mod:`vision.readability`), or None:
+    #: an unreadable read is never taken for what the board shows
+    unreadable: str | None = None
 
     @property
     def occluded(self) -> list[Square]:
@@ -123,7 +127,8 @@ class BoardReader:
             letters[sq] = ALPHABET[int(probs[sq].argmax())]
             conf[sq] = probs[sq].max()
         words = self._decode_words(states, probs, letters, conf)
-        return BoardRead(["".join(row) for row in letters], states, probs, conf, words, loc, images)
+        unreadable = None if loc.corners is None else unreadable_reason(frame, loc.corners, rows, cols)
+        return BoardRead(["".join(row) for row in letters], states, probs, conf, words, loc, images, unreadable)
 
     def _runs(self, states: np.ndarray):
         rows, cols = states.shape

@@ -161,6 +161,9 @@ class Tracker:
             self.status = "no board"
             return []
         self.last_read = read
+        if read.unreadable:
+            self.status = read.unreadable  # never a letter from a board too small or too blurred
+            return []
         if (read.states == OCCLUDED).any():
             self.status = "hand"  # never commit a frame with something over the board
             return []

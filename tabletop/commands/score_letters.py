@@ -72,6 +72,8 @@ def score_letters(args: Any, game: Any) -> int:
             raise UserError(f"{error}: this looks like the {other} board, not {board.name}; "
                             f"try --game {other}", exit_code=3) from None
         raise UserError(str(error), exit_code=3) from None
+    if read.unreadable:
+        raise UserError(f"the photo cannot be read: {read.unreadable}", exit_code=3)
     grid = read.grid()
     scores = score_board(board, grid)
     total = sum(s.score for s in scores)

@@ -97,6 +97,8 @@ class PhotoScanner:
             except VisionError as error:
                 raise ScanRefused(f"The board is not in the photo ({error}): take it again with the whole "
                                   "board and its four corner markers in view.") from None
+            if read.unreadable:
+                raise ScanRefused(f"The photo cannot be read: {read.unreadable}.")
             if read.occluded:
                 raise ScanRefused("Something covers part of the board in the photo (a hand?): take it again.")
             detections = tracker.commit(read, self.session.clock.now())
