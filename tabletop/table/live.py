@@ -82,6 +82,8 @@ def run_table(session: Session, config: dict, *, host: str, port: int, voice: bo
     say(f"host console: {links['host']}")
     for seat, url in links["seats"].items():
         say(f"seat {seat}: {url}")
+    if "camera" in links:
+        say(f"phone camera: {links['camera']} (or scan its QR code on the host console)")
     session.subscribe(lambda m: m.get("result") and m["result"]["message"] and say(
         ("REFUSED " if m["result"]["status"] == "rejected" else "") + m["result"]["message"]))
     table = config["table"]
