@@ -55,6 +55,9 @@ RECORD_FRAMES = 3000
 OUTLINE_EVERY = 0.8
 #: the frame's mean brightness (0-255) below which the page says it is too dark
 DARK = 55.0
+#: the board's size (the square root of its area) as a share of the frame's shorter side, below
+#: which the page says to move closer (its squares become too small to read)
+CLOSE = 0.4
 #: the device name the station reports its link under (the input reports as ``camera``)
 DEVICE = "phone camera"
 
@@ -107,7 +110,7 @@ def aim(corners: Any, size: tuple[int, int], brightness: float) -> list[str]:
     []
     >>> aim([(500, 300), (780, 300), (780, 460), (500, 460)], (1280, 720), 140.0)
     ['move closer']
-    >>> aim([(300, 400), (980, 400), (980, 720), (300, 720)], (1280, 720), 30.0)
+    >>> aim([(300, 380), (980, 380), (980, 700), (300, 700)], (1280, 720), 30.0)
     ['too dark: more light on the board', 'tilt down']
     """
     hints = []
@@ -119,7 +122,8 @@ def aim(corners: Any, size: tuple[int, int], brightness: float) -> list[str]:
     width, height = size
     xs = [float(x) / width for x, _ in corners]
     ys = [float(y) / height for _, y in corners]
-    area = 0.5 * abs(sum(xs[i] * ys[(i + 1) % 4] - xs[(i + 1) % 4] * ys[i] for i in range(4)))
+    area = 0.5 * abs(sum(xs[i] * ys[(i + 1) % 4] - xs[(i + 1) % 4] * ys[i] for i in range(4))) * width * height
+    side = math.sqrt(area) / min(width, height)       # the board's size as a share of the frame's shorter side
     cx, cy = sum(xs) / 4, sum(ys) / 4
     if cy > 0.62:
         hints.append("tilt down")            # the board is low in the picture: the camera looks past it
@@ -131,7 +135,7 @@ def aim(corners: Any, size: tuple[int, int], brightness: float) -> list[str]:
         hints.append("turn left")
     if min(xs) < 0.01 or min(ys) < 0.01 or max(xs) > 0.99 or max(ys) > 0.99:
         hints.append("move back: the board's edge is cut off")
-    elif area < 0.2:
+    elif side < CLOSE:
         hints.append("move closer")
     return hints
 
