@@ -283,3 +283,62 @@ def test_a_game_journalled_before_the_camera_token_gets_one_from_its_host_token(
     tokens = {"host": "h0st", "seats": {"Ann": "a"}}
     assert camera_token(tokens) == camera_token(dict(tokens)) not in ("", "h0st", "a")
     assert struct.calcsize("<d") == HEADER.size
+
+
+@pytest.mark.vision
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", ["questique", "letter-dice"])
+def test_tiles_and_dice_are_read_from_the_phone_as_from_a_wired_camera(game_id):
+    """The same socket feeds each game's own camera input: Questique's tiles put down, the
+    letter dice rolled (frames of the simulated twins, JPEG as the page sends them)."""
+    from starlette.testclient import TestClient
+
+    from tabletop.session.devices import SyntheticDiceCamera, SyntheticTileCamera
+    from tabletop.web.app import make_app
+    from tests.table.test_live_camera import _first_write, _session as game_session
+
+    if game_id == "questique":
+        session = game_session(game_id)
+    else:
+        from rules.game import GameSetup
+        from rules.lexicon import Lexicon
+        from tabletop.session import Journal, Session
+
+        session = Session.create(Journal(":memory:"), GameSetup("letter-dice", ("Ann", "Ben"), language="uk"), "",
+                                 lexicon=Lexicon(["кіт", "рак"]), clock=TableClock())
+    http = TestClient(make_app(session))
+    with http.websocket_connect(f"/ws/camera?token={camera_token(session.tokens)}&camera=one") as ws:
+        ws.receive_json()
+
+        def stream(frame, seconds):
+            data, replies = _jpeg(frame), []
+            until = session.clock.now() + seconds
+            while session.clock.now() < until:
+                ws.send_bytes(HEADER.pack(float("nan")) + data)
+                replies.append(ws.receive_json())
+                time.sleep(0.05)
+            return replies
+
+        if game_id == "questique":
+            camera = SyntheticTileCamera(session.board, seed=4)
+            planned = _first_write(session)
+            stream(camera.read(), 1.5)                                    # the empty board
+            dr, dc = (0, 1) if planned["dir"] == "across" else (1, 0)
+            camera.show({Square(planned["row"] + k * dr, planned["col"] + k * dc): ch
+                         for k, ch in enumerate(planned["text"])})
+            stream(camera.hand_frame(), 0.3)                              # a hand putting the tiles down
+            replies = stream(camera.read(), 3.0)
+            if session.pending_reads:                                     # a tile read unsure: the host confirms
+                session.confirm_read(0)
+            assert [(t.player, t.text) for t in session.game.turns] == [(planned["player"], planned["text"])]
+            assert replies[-1]["corners"] is not None and replies[-1]["word"]
+        else:
+            camera = SyntheticDiceCamera(seed=3)
+            faces = ("А", "Ї", "Є", "К", "П", "Ш", "Ґ", "*")
+            camera.roll(faces)
+            stream(camera.read(), 0.6)                                    # tumbling
+            camera.settle()
+            replies = stream(camera.read(), 3.0)
+            assert session.game.round.faces == faces                      # the roll, read from the phone
+            assert replies[-1]["word"]
+            assert "point the camera at the board" not in " ".join(replies[-1]["hints"])

@@ -355,7 +355,9 @@ class CameraStation:
             self._report()
         height, width = frame.shape[:2]
         corners = None if self.corners is None else [[x * width, y * height] for x, y in self.corners]
-        return {**self.reply(link), "t": round(t, 3), "hints": aim(corners, (width, height), brightness),
+        hints = (aim(corners, (width, height), brightness) if self.session.board is not None      # dice lie on no board
+                 else aim([(0, 0), (width, 0), (width, height), (0, height)], (width, height), brightness))
+        return {**self.reply(link), "t": round(t, 3), "hints": hints,
                 "brightness": round(brightness), "size": [width, height]}
 
     def _outline(self, frame: Any, t: float) -> None:
