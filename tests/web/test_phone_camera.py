@@ -74,20 +74,13 @@ def video(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def camera_browser(video):
-    import os
-    import shutil
-
-    if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
-        pytest.fail(f"Chromium not found at {CHROMIUM}: run ./tabletop.sh setup (it installs Debian's chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS + [
-            "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
-            f"--use-file-for-fake-video-capture={video}"])
-        yield browser
-        browser.close()
+def camera_browser(video, browser):
+    """A second Chromium from the same Playwright (one Playwright a process), whose camera plays ``video``."""
+    camera = browser.browser_type.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS + [
+        "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+        f"--use-file-for-fake-video-capture={video}"])
+    yield camera
+    camera.close()
 
 
 @pytest.fixture
