@@ -12,8 +12,10 @@ the board with the new word until the word is on the scoreboard (a second client
 The link (:class:`WifiLink`, an asyncio TCP proxy both clients go through): each way 40 ms
 +- 10 ms (normal), 20 Mbit/s, and 1 % of packets lost, which TCP turns into a segment resent
 after its 200 ms timeout, holding up what follows it (``tc qdisc ... netem delay 40ms 10ms loss
-1%`` on the loopback device would slow every other program on the machine; the proxy slows only
-this benchmark's two connections). The same run on plain loopback is the baseline.
+1%`` is not in every kernel: the development machine's says "Specified qdisc kind is unknown",
+even in a network namespace of its own; and on the shared loopback device it would slow every
+other program on the machine. The proxy slows only this benchmark's connections). The same run
+on plain loopback is the baseline.
 
 Measured: frames a second delivered (acknowledged); from the capture of the first frame showing
 the finished word to the word on the scoreboard, p50 and p95 (target <= 1.5 s; the readers wait

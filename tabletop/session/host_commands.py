@@ -6,8 +6,8 @@ from the web, or the words typed after the name at the console) before anything 
 ``run`` on the session, and a ``reply`` that says what became of it. Checks raise
 :class:`~tabletop.session.refusals.BadEntry` with a sentence; nothing here knows HTTP.
 
->>> sorted(COMMANDS)[:4]
-['action', 'buzz', 'confirm', 'discard']
+>>> sorted(COMMANDS)[:5]
+['action', 'buzz', 'camera-record', 'camera-switch', 'confirm']
 >>> COMMANDS["confirm"].parse({"index": 1}, None)
 {'index': 1}
 >>> COMMANDS["confirm"].parse_words("2")

@@ -133,6 +133,11 @@ def test_a_phone_streams_the_game_and_the_table_writes_each_word_once_never_from
         assert writes[0].body["t"] < writes[1].body["t"] <= session.clock.now()
         assert "streaming" in session.devices["phone camera"]
         assert page.evaluate("window.__clock.samples") >= 3          # frames stamped on the table clock
+        acks = page.evaluate("window.__camera.acks")
+        page.evaluate("ws.close()")                                   # the Wi-Fi drops the connection
+        page.wait_for_function("!window.__camera.connected")
+        page.wait_for_function(f"window.__camera.connected && window.__camera.acks > {acks + 2}")   # back by itself
+        assert _camera_writes(session) == [("Ann", "APPLE", "accepted"), ("Ben", "STAR", "accepted")]
     finally:
         page.context.close()
 
