@@ -5,7 +5,6 @@ without a browser (the role, the image gate, the capture time, recording)."""
 
 from __future__ import annotations
 
-import struct
 import time
 
 import cv2
@@ -277,31 +276,52 @@ def test_the_host_gets_the_camera_link_as_a_qr_code(client):
     assert body["qr"].startswith("<svg") and "no phone camera yet" in body["status"]
 
 
-def test_a_game_journalled_before_the_camera_token_gets_one_from_its_host_token():
-    tokens = {"host": "h0st", "seats": {"Ann": "a"}}
-    assert camera_token(tokens) == camera_token(dict(tokens)) not in ("", "h0st", "a")
-    assert struct.calcsize("<d") == HEADER.size
+def test_a_game_journalled_before_the_camera_token_gets_one_from_its_host_token(tmp_path):
+    from tabletop.session import Journal, Session
+
+    session = _session(tmp_path)
+    assert session.tokens["camera"] and camera_token(session.tokens) == session.tokens["camera"]
+    old = {"host": "h0st", "seats": {"Ann": "a"}}                       # the set-up of an older journal
+    assert camera_token(old) == camera_token(dict(old)) not in ("", "h0st", "a")
+    resumed = Session.resume(Journal(tmp_path / "journal.sqlite"), session.game_id)
+    assert camera_token(resumed.tokens) == camera_token(session.tokens)   # a resumed game keeps its link
+
+
+def test_without_a_camera_page_the_host_commands_say_so(tmp_path):
+    from tabletop.session import host_commands
+    from tabletop.session.refusals import BadEntry
+
+    session = _session(tmp_path)                                          # no pages served for it
+    with pytest.raises(BadEntry, match="no camera page"):
+        host_commands.run(session, "camera-record", {"on": True})
 
 
 @pytest.mark.vision
 @pytest.mark.slow
-@pytest.mark.parametrize("game_id", ["questique", "letter-dice"])
-def test_tiles_and_dice_are_read_from_the_phone_as_from_a_wired_camera(game_id):
+@pytest.mark.parametrize("game_id", ["questique", "letter-dice", "sequence-letters"])
+def test_tiles_dice_and_chips_are_read_from_the_phone_as_from_a_wired_camera(game_id):
     """The same socket feeds each game's own camera input: Questique's tiles put down, the
-    letter dice rolled (frames of the simulated twins, JPEG as the page sends them)."""
+    letter dice rolled, a Sequence Letters chip put down (frames of the simulated twins, JPEG as
+    the page sends them)."""
     from starlette.testclient import TestClient
 
-    from tabletop.session.devices import SyntheticDiceCamera, SyntheticTileCamera
+    from tabletop.session.devices import SyntheticChipCamera, SyntheticDiceCamera, SyntheticTileCamera
     from tabletop.web.app import make_app
     from tests.table.test_live_camera import _first_write, _session as game_session
 
+    from rules.game import GameSetup
+    from rules.lexicon import Lexicon
+    from tabletop.session import Journal, Session
+
     if game_id == "questique":
         session = game_session(game_id)
-    else:
-        from rules.game import GameSetup
-        from rules.lexicon import Lexicon
-        from tabletop.session import Journal, Session
+    elif game_id == "sequence-letters":
+        from tabletop.resources import load_board
 
+        session = Session.create(Journal(":memory:"), GameSetup("sequence-letters", ("Ann", "Ben")), "sequence-letters",
+                                 board=load_board("sequence-letters", required=("letters", "colors")),
+                                 lexicon=Lexicon([]), clock=TableClock())
+    else:
         session = Session.create(Journal(":memory:"), GameSetup("letter-dice", ("Ann", "Ben"), language="uk"), "",
                                  lexicon=Lexicon(["кіт", "рак"]), clock=TableClock())
     http = TestClient(make_app(session))
@@ -330,6 +350,14 @@ def test_tiles_and_dice_are_read_from_the_phone_as_from_a_wired_camera(game_id):
                 session.confirm_read(0)
             assert [(t.player, t.text) for t in session.game.turns] == [(planned["player"], planned["text"])]
             assert replies[-1]["corners"] is not None and replies[-1]["word"]
+        elif game_id == "sequence-letters":
+            camera = SyntheticChipCamera(session.board, seed=5)
+            stream(camera.read(), 2.0)                                    # the empty board, settled
+            camera.show({Square(0, 1): "r"})                              # Ann's chip on the balloon
+            stream(camera.hand_frame(), 0.3)
+            replies = stream(camera.read(), 2.5)
+            assert session.game.chips == {Square(0, 1): 0}                # Ann's (the first side's) chip
+            assert "balloon" in replies[-1]["word"]
         else:
             camera = SyntheticDiceCamera(seed=3)
             faces = ("А", "Ї", "Є", "К", "П", "Ш", "Ґ", "*")
