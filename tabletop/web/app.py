@@ -23,6 +23,7 @@ import pathlib
 import socket
 import threading
 import time
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -379,7 +380,7 @@ class WebServer:
     (connections per client and in total, head and body timeouts: :mod:`tabletop.web.limits`)."""
 
     def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None,
-                 limits: ServerLimits = ServerLimits()):
+                 limits: ServerLimits = ServerLimits(), tls_folder: pathlib.Path | None = None):
         import uvicorn
         self.session = session
         self.sock = sock or self.bind(host, port)
@@ -388,13 +389,49 @@ class WebServer:
         self.app = make_app(session)
         self.app.state.public_url = self.url
         self.limits = limits
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="off", ws="websockets-sansio",
-                                ws_max_size=FRAME_BYTES + 64 * 1024,    # a camera frame is the largest message
-                                http=guarded_protocol(limits), timeout_keep_alive=5,
-                                timeout_graceful_shutdown=1)
-        self.server = uvicorn.Server(config)
+        options = dict(log_level="warning", lifespan="off", ws="websockets-sansio",
+                       ws_max_size=FRAME_BYTES + 64 * 1024,    # a camera frame is the largest message
+                       http=guarded_protocol(limits), timeout_keep_alive=5, timeout_graceful_shutdown=1)
+        self.server = uvicorn.Server(uvicorn.Config(self.app, **options))   # type: ignore[arg-type]
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        name="tabletop-web", daemon=True)
+        #: the same pages over HTTPS (``tls_folder``: where the table's certificate is kept), so a
+        #: phone's browser lets the camera page use its camera; ``None`` when not served
+        self.secure: tuple[socket.socket, Any, threading.Thread] | None = None
+        self.secure_port = 0
+        self.tls_problem = ""
+        if tls_folder is not None:
+            self._serve_securely(tls_folder, options)
+
+    def _serve_securely(self, folder: pathlib.Path, options: dict[str, Any]) -> None:
+        """A second listener, with the table's own certificate (:mod:`tabletop.web.tls`), on the
+        next port (any free one if taken); the camera link then points there."""
+        import uvicorn
+
+        from tabletop.errors import UserError
+        from tabletop.web import tls
+
+        address = self.url.split("//", 1)[1].rsplit(":", 1)[0]
+        try:
+            cert, key = tls.certificate(folder, address)
+        except tls.NoCertificate as problem:
+            self.tls_problem = str(problem)
+            return
+        try:
+            sock = self.bind(self.host, self.port + 1 if self.port else 0)
+        except UserError:
+            sock = self.bind(self.host, 0)
+        nodelay(sock)
+        server = uvicorn.Server(uvicorn.Config(self.app, ssl_certfile=str(cert), ssl_keyfile=str(key),
+                                               **options))   # type: ignore[arg-type]
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="tabletop-web-tls", daemon=True)
+        self.secure, self.secure_port = (sock, server, thread), sock.getsockname()[1]
+        self.app.state.public_url = self.secure_url
+
+    @property
+    def secure_url(self) -> str:
+        """The pages over HTTPS ('' when not served)."""
+        return self.url.replace("http://", "https://").rsplit(":", 1)[0] + f":{self.secure_port}" if self.secure else ""
 
     @staticmethod
     def bind(host: str, port: int) -> socket.socket:
@@ -426,21 +463,25 @@ class WebServer:
         tokens = self.session.tokens
         return {"scoreboard": f"{self.url}/", "host": f"{self.url}/host?token={tokens.get('host', '')}",
                 "seats": {s: f"{self.url}/seat?token={t}" for s, t in tokens.get("seats", {}).items()},
-                **({"camera": f"{self.url}/camera?token={camera_token(tokens)}"}
+                **({"camera": f"{self.secure_url or self.url}/camera?token={camera_token(tokens)}"}
                    if self.app.state.station is not None else {})}
 
     def start(self) -> "WebServer":
-        self.thread.start()
+        servers = [(self.server, self.thread)] + ([self.secure[1:]] if self.secure else [])
+        for _, thread in servers:
+            thread.start()
         deadline = time.monotonic() + 10
-        while not self.server.started and time.monotonic() < deadline:
+        while not all(server.started for server, _ in servers) and time.monotonic() < deadline:
             time.sleep(0.02)
         return self
 
     def stop(self) -> None:
         self.app.state.close_clients()
-        self.server.should_exit = True
-        self.thread.join(timeout=5)
-        self.sock.close()
+        for server, thread, sock in [(self.server, self.thread, self.sock)] + (
+                [(self.secure[1], self.secure[2], self.secure[0])] if self.secure else []):
+            server.should_exit = True
+            thread.join(timeout=5)
+            sock.close()
 
 
 def qr_svg(text: str) -> str:

@@ -368,3 +368,35 @@ def test_tiles_dice_and_chips_are_read_from_the_phone_as_from_a_wired_camera(gam
             assert session.game.round.faces == faces                      # the roll, read from the phone
             assert replies[-1]["word"]
             assert "point the camera at the board" not in " ".join(replies[-1]["hints"])
+
+
+def test_the_camera_page_is_served_over_https_with_the_tables_own_certificate(tmp_path):
+    """A phone's browser gives the camera only to a secure page: the live table serves the
+    pages over HTTPS too, and the camera link points there."""
+    import json
+    import ssl
+    import urllib.request
+
+    from websockets.sync.client import connect
+
+    from tabletop.web import WebServer
+
+    session = _session(tmp_path)
+    server = WebServer(session, tls_folder=tmp_path / "tls").start()
+    try:
+        assert server.secure, server.tls_problem
+        link = server.links()["camera"]
+        assert link.startswith(f"https://127.0.0.1:{server.secure_port}/camera?token=")
+        trusting = ssl.create_default_context(cafile=str(next((tmp_path / "tls").glob("*.crt"))))
+        with urllib.request.urlopen(link, context=trusting, timeout=10) as answer:   # the certificate names 127.0.0.1
+            assert b"Table camera" in answer.read()
+        frame = _jpeg(_scene(session.board, {}))
+        wss = link.replace("https://", "wss://").replace("/camera?", "/ws/camera?") + "&camera=one"
+        with connect(wss, ssl=trusting) as ws:
+            assert json.loads(ws.recv(timeout=5))["role"] == "active"
+            ws.send(HEADER.pack(float("nan")) + frame)
+            assert json.loads(ws.recv(timeout=10))["status"]
+        assert list((tmp_path / "tls").glob("*.key"))[0].stat().st_mode & 0o077 == 0     # the key is private
+    finally:
+        server.stop()
+        session.journal.close()
