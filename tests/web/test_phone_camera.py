@@ -40,17 +40,6 @@ def game_frames(board) -> list[tuple[str, np.ndarray, float]]:
             ("star", _scene(board, both), 30)]
 
 
-def write_y4m(path, scenes, fps: int = FPS) -> None:
-    """``scenes`` ((what, BGR frame, seconds)) as a YUV4MPEG2 video (4:2:0), what Chromium's fake camera plays."""
-    height, width = scenes[0][1].shape[:2]
-    with open(path, "wb") as out:
-        out.write(f"YUV4MPEG2 W{width} H{height} F{fps}:1 Ip A1:1 C420jpeg\n".encode())
-        for _, frame, seconds in scenes:
-            planes = cv2.cvtColor(frame, cv2.COLOR_BGR2YUV_I420).tobytes()
-            for _ in range(int(seconds * fps)):
-                out.write(b"FRAME\n" + planes)
-
-
 def _session(tmp_path):
     return make_session(tmp_path, game="extradiction", variant="level3", players=("Ann", "Ben"), clock=TableClock())
 
@@ -67,8 +56,11 @@ def video(tmp_path_factory):
 
     game = spec("extradiction")
     board = load_board(game.board, required=game.rules.board_layers)
+    from vision.synth.video import write_y4m
+
     path = tmp_path_factory.mktemp("camera") / "game.y4m"
-    write_y4m(path, game_frames(board))
+    with open(path, "wb") as out:
+        write_y4m(out, [(frame, seconds) for _, frame, seconds in game_frames(board)], fps=FPS)
     return path
 
 
