@@ -71,9 +71,11 @@ class WifiLink:
         self.loop = asyncio.new_event_loop()
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)                 # connections wait in the backlog until the loop accepts them
         self.port = self.sock.getsockname()[1]
         self.thread = threading.Thread(target=self._run, name="wifi-link", daemon=True)
         self.resent = 0
+        self._main: asyncio.Task | None = None
 
     def start(self) -> "WifiLink":
         self.thread.start()
@@ -87,16 +89,26 @@ class WifiLink:
             async with server:
                 await server.serve_forever()
 
+        self._main = self.loop.create_task(serve())
         try:
-            self.loop.run_until_complete(serve())
+            self.loop.run_until_complete(self._main)
         except (RuntimeError, asyncio.CancelledError):
             pass
+        pending = asyncio.all_tasks(self.loop)           # the connections still open: closed with it
+        for task in pending:
+            task.cancel()
+        self.loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        self.loop.close()
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
-        for w in (writer, up_writer):
-            w.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True)
+        try:
+            for w in (writer, up_writer):
+                w.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True)
+        finally:
+            for w in (writer, up_writer):
+                w.close()
 
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         queue: asyncio.Queue = asyncio.Queue()
@@ -133,7 +145,9 @@ class WifiLink:
         await sender
 
     def close(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
+        main = self._main
+        if main is not None:
+            self.loop.call_soon_threadsafe(main.cancel)
         self.thread.join(timeout=2)
 
 
