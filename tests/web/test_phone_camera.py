@@ -148,10 +148,10 @@ def test_a_reload_keeps_the_role_a_second_phone_waits_and_the_host_switches(tabl
         second = _phone(camera_browser, link)                         # another phone (its own id)
         second.wait_for_selector("#role:has-text('another camera is in use; the host can switch')")
         assert second.evaluate("window.__camera.sent") == 0           # it sends nothing while standing by
-        _wait(lambda: "another camera is waiting" in session.devices.get("phone camera", ""), 5, "the host told")
+        _wait(lambda: "another camera is waiting" in session.devices.get("phone camera", ""), 15, "the host told")
         first.evaluate("Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
                        "document.dispatchEvent(new Event('visibilitychange'))")   # the first phone sleeps
-        _wait(lambda: "disconnected" in session.devices.get("phone camera", ""), 5, "the sleeping phone seen gone")
+        _wait(lambda: "disconnected" in session.devices.get("phone camera", ""), 15, "the sleeping phone seen gone")
         assert first.evaluate("window.__camera.streaming") is False   # its camera is off
         host = _phone(camera_browser, f"{server.url}/host?token={session.tokens['host']}")
         host.wait_for_selector("#camerabox:not([hidden]) svg")       # the link as a QR code
