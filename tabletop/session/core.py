@@ -55,8 +55,9 @@ def _setup_dict(setup: GameSetup, board_ref: str, lexicon_ref: str | None) -> di
 
 
 def make_tokens(players: Iterable[str]) -> dict[str, Any]:
-    """A fresh host token and one token a seat."""
-    return {"host": secrets.token_urlsafe(12), "seats": {p: secrets.token_urlsafe(12) for p in players}}
+    """A fresh host token, one token a seat, and the camera page's token."""
+    return {"host": secrets.token_urlsafe(12), "seats": {p: secrets.token_urlsafe(12) for p in players},
+            "camera": secrets.token_urlsafe(12)}
 
 
 def load_game_parts(setup: dict[str, Any], base: Any = None) -> tuple[Any, Any]:

@@ -6,8 +6,8 @@ from the web, or the words typed after the name at the console) before anything 
 ``run`` on the session, and a ``reply`` that says what became of it. Checks raise
 :class:`~tabletop.session.refusals.BadEntry` with a sentence; nothing here knows HTTP.
 
->>> sorted(COMMANDS)[:4]
-['action', 'buzz', 'confirm', 'discard']
+>>> sorted(COMMANDS)[:5]
+['action', 'buzz', 'camera-record', 'camera-switch', 'confirm']
 >>> COMMANDS["confirm"].parse({"index": 1}, None)
 {'index': 1}
 >>> COMMANDS["confirm"].parse_words("2")
@@ -259,6 +259,32 @@ def _run_help(session: "Session", args: Args, source: str) -> HostReply:
                      + (f"\n  the game's actions now: {keys}" if keys else ""))
 
 
+def _on(body: Mapping[str, Any], session: "Session | None") -> Args:
+    on = body.get("on", True)
+    if not isinstance(on, bool):
+        raise BadEntry("'on' must be true or false.")
+    return {"on": on}
+
+
+def _on_words(words: str) -> Args:
+    word = words.strip().lower() or "on"
+    if word not in ("on", "off"):
+        raise BadEntry(f"Say 'camera-record on' or 'camera-record off', not {words[:20]!r}.")
+    return {"on": word == "on"}
+
+
+def _run_camera_switch(session: "Session", args: Args, source: str) -> HostReply:
+    from tabletop.session.devices.phone_camera import station
+
+    return HostReply("accepted", station(session).switch())
+
+
+def _run_camera_record(session: "Session", args: Args, source: str) -> HostReply:
+    from tabletop.session.devices.phone_camera import station
+
+    return HostReply("accepted", station(session).record(args["on"]))
+
+
 def _table(*commands: HostCommand) -> dict[str, HostCommand]:
     return {c.name: c for c in commands}
 
@@ -287,6 +313,9 @@ COMMANDS: dict[str, HostCommand] = _table(
     _button("recognise"), _button("right"), _button("wrong"), _button("next"),
     HostCommand("buzz", "a buzz-in press for PLAYER", _run_buzz, _player, lambda words: _player({"player": words}, None),
                 web=False),
+    HostCommand("camera-switch", "make the phone camera waiting the table's camera", _run_camera_switch),
+    HostCommand("camera-record", "keep the phone camera's frames for a bug report: on / off", _run_camera_record,
+                _on, _on_words),
     HostCommand("scores", "the standings", _run_scores, web=False),
     HostCommand("help", "this list", _run_help, web=False),
 )

@@ -74,7 +74,11 @@ def run_table(session: Session, config: dict, *, host: str, port: int, voice: bo
     out = out or sys.stdout
     say = lambda text: print(text, file=out, flush=True)
     lock = lock or session.journal.lock_game(session.game_id)
-    server = WebServer(session, host=host, port=port, sock=sock).start()
+    import pathlib
+
+    secure = host not in ("127.0.0.1", "localhost", "::1") and session.journal.path != ":memory:"
+    tls_folder = pathlib.Path(session.journal.path).parent / "tls" if secure else None   # phones' cameras need https
+    server = WebServer(session, host=host, port=port, sock=sock, tls_folder=tls_folder).start()
     links = server.links()
     say(f"game {session.game_id}: {session.setup.game} ({session.setup.variant or 'default'}), "
         f"players {', '.join(session.setup.players)}")
@@ -82,6 +86,11 @@ def run_table(session: Session, config: dict, *, host: str, port: int, voice: bo
     say(f"host console: {links['host']}")
     for seat, url in links["seats"].items():
         say(f"seat {seat}: {url}")
+    if "camera" in links:
+        say(f"phone camera: {links['camera']} (or scan its QR code on the host console)"
+            + (" - the phone warns once that the certificate is the table's own: accept it" if server.secure else ""))
+        if server.tls_problem:
+            say(f"  ({server.tls_problem}: a phone's browser gives the camera only to https pages)")
     session.subscribe(lambda m: m.get("result") and m["result"]["message"] and say(
         ("REFUSED " if m["result"]["status"] == "rejected" else "") + m["result"]["message"]))
     table = config["table"]

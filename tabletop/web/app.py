@@ -3,6 +3,9 @@
 * ``/`` — the live scoreboard (WebSocket ``/ws``): scores, whose turn, buzz order, timers
   counting down, the board as read with the last word highlighted.
 * ``/host`` — the host console: every action needs the host's token (403 otherwise).
+* ``/camera?token=...`` — a phone (or a laptop's webcam) as the table's camera: frames over the
+  WebSocket ``/ws/camera``, read by the game's camera input
+  (:mod:`tabletop.session.devices.phone_camera`); its link and QR code are on the host console.
 * ``/seat?token=...`` — a player's page: one token per seat; entries typed here become the
   seat's events; a window's entries stay hidden from other seats until its deadline, and the
   server refuses entries after it (it checks the table clock, not the page's).
@@ -20,6 +23,7 @@ import pathlib
 import socket
 import threading
 import time
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -35,6 +39,7 @@ from tabletop.session.refusals import TooManyRefusals
 from tabletop import pieces
 from tabletop.session.devices.phones import NoQuestionOpen, PhoneBuzzers
 from tabletop.session.devices.photo_scan import MAX_PHOTO_BYTES, ScanRefused, reads_photos
+from tabletop.session.devices.phone_camera import FRAME_BYTES, CameraStation, camera_token
 from tabletop.web.limits import ServerLimits, guarded_protocol, nodelay
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
@@ -134,7 +139,8 @@ def make_app(session: Session) -> Starlette:
         return bool(token) and hmac.compare_digest(token.encode(), session.tokens.get("host", "").encode())
 
     async def page(request: Request):
-        name = {"/": "scoreboard.html", "/host": "host.html", "/seat": "player.html"}[request.url.path]
+        name = {"/": "scoreboard.html", "/host": "host.html", "/seat": "player.html",
+                "/camera": "camera.html"}[request.url.path]
         return FileResponse(STATIC / name, headers={"Cache-Control": "no-store"})
 
     async def board(request: Request):
@@ -189,6 +195,54 @@ def make_app(session: Session) -> Starlette:
             return _refuse(str(refused), 422)
 
     phones: PhoneBuzzers | None = PhoneBuzzers(session) if session.table.uses_buzzers else None
+
+    station: CameraStation | None = None
+    if kind is not None and (session.board is not None or not kind.needs_board):
+        journal_path = session.journal.path
+        recordings = None if journal_path == ":memory:" else pathlib.Path(journal_path).parent
+        station = CameraStation(session, lambda camera: kind.camera_input(session, camera), recordings=recordings)
+
+    def is_camera(request: Request | WebSocket) -> bool:
+        token, mine = _token(request), camera_token(session.tokens)
+        return bool(token) and bool(mine) and hmac.compare_digest(token.encode(), mine.encode())
+
+    async def host_camera(request: Request):
+        """The camera page's link and its QR code (an SVG), for the host console."""
+        if not is_host(request):
+            return _refuse("This is the host's console: the host token is wrong or missing.")
+        if station is None:
+            return JSONResponse({"camera": False})
+        base = request.app.state.public_url or str(request.base_url).rstrip("/")
+        link = f"{base}/camera?token={camera_token(session.tokens)}"
+        return JSONResponse({"camera": True, "link": link, "qr": qr_svg(link), "status": station.status(),
+                             "recording": station.recording})
+
+    async def camera_ws(websocket: WebSocket):
+        """A camera page: binary frames (capture time, then a JPEG), each answered with an
+        acknowledgement once read; a text ``{"ping": 1}`` (a page waiting for the role) is
+        answered with the same reply without a frame."""
+        if station is None or not is_camera(websocket):
+            await websocket.close(code=4403, reason="This camera link is wrong, or this game reads nothing with a camera.")
+            return
+        camera_id = websocket.query_params.get("camera") or "anonymous"
+        await websocket.accept()
+        link = station.connect(camera_id)
+        try:
+            await websocket.send_text(json.dumps({**station.reply(link), "type": "hello"}))
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                data = message.get("bytes")
+                if data is not None:
+                    reply = await run_in_threadpool(station.frame, link, data)
+                else:
+                    reply = station.reply(link)
+                await websocket.send_text(json.dumps(reply, allow_nan=False))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            station.disconnect(link)
 
     async def seat_state(request: Request):
         seat = seat_of(request)
@@ -309,7 +363,8 @@ def make_app(session: Session) -> Starlette:
             clients.discard(key)
 
     routes = [
-        Route("/", page), Route("/host", page), Route("/seat", page),
+        Route("/", page), Route("/host", page), Route("/seat", page), Route("/camera", page),
+        Route("/api/host/camera", host_camera),
         Route("/api/board", board), Route("/api/state", state),
         Route("/api/scan", scan, methods=["POST"]),
         Route("/api/host/state", host_state), Route("/api/host/{action}", host_post, methods=["POST"]),
@@ -317,6 +372,7 @@ def make_app(session: Session) -> Starlette:
         Route("/api/seat/buzz", seat_buzz, methods=["POST"]),
         Route("/api/seat/reading", seat_reading, methods=["POST"]),
         WebSocketRoute("/ws", ws), WebSocketRoute("/ws/clock", clock_ws),
+        WebSocketRoute("/ws/camera", camera_ws),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes)
@@ -330,6 +386,8 @@ def make_app(session: Session) -> Starlette:
 
     app.state.close_clients = close_clients
     app.state.phones = phones
+    app.state.station = station
+    app.state.public_url = None          # the address phones reach the pages at (set by WebServer)
     return app
 
 
@@ -338,20 +396,58 @@ class WebServer:
     (connections per client and in total, head and body timeouts: :mod:`tabletop.web.limits`)."""
 
     def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None,
-                 limits: ServerLimits = ServerLimits()):
+                 limits: ServerLimits = ServerLimits(), tls_folder: pathlib.Path | None = None):
         import uvicorn
         self.session = session
         self.sock = sock or self.bind(host, port)
         nodelay(self.sock)                  # accepted sockets inherit it (a socket made elsewhere, too)
         self.host, self.port = host, self.sock.getsockname()[1]
         self.app = make_app(session)
+        self.app.state.public_url = self.url
         self.limits = limits
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="off", ws="websockets-sansio",
-                                http=guarded_protocol(limits), timeout_keep_alive=5,
-                                timeout_graceful_shutdown=1)
-        self.server = uvicorn.Server(config)
+        options = dict(log_level="warning", lifespan="off", ws="websockets-sansio",
+                       ws_max_size=FRAME_BYTES + 64 * 1024,    # a camera frame is the largest message
+                       http=guarded_protocol(limits), timeout_keep_alive=5, timeout_graceful_shutdown=1)
+        self.server = uvicorn.Server(uvicorn.Config(self.app, **options))   # type: ignore[arg-type]
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        name="tabletop-web", daemon=True)
+        #: the same pages over HTTPS (``tls_folder``: where the table's certificate is kept), so a
+        #: phone's browser lets the camera page use its camera; ``None`` when not served
+        self.secure: tuple[socket.socket, Any, threading.Thread] | None = None
+        self.secure_port = 0
+        self.tls_problem = ""
+        if tls_folder is not None:
+            self._serve_securely(tls_folder, options)
+
+    def _serve_securely(self, folder: pathlib.Path, options: dict[str, Any]) -> None:
+        """A second listener, with the table's own certificate (:mod:`tabletop.web.tls`), on the
+        next port (any free one if taken); the camera link then points there."""
+        import uvicorn
+
+        from tabletop.errors import UserError
+        from tabletop.web import tls
+
+        address = self.url.split("//", 1)[1].rsplit(":", 1)[0]
+        try:
+            cert, key = tls.certificate(folder, address)
+        except tls.NoCertificate as problem:
+            self.tls_problem = str(problem)
+            return
+        try:
+            sock = self.bind(self.host, self.port + 1 if self.port else 0)
+        except UserError:
+            sock = self.bind(self.host, 0)
+        nodelay(sock)
+        server = uvicorn.Server(uvicorn.Config(self.app, ssl_certfile=str(cert), ssl_keyfile=str(key),
+                                               **options))   # type: ignore[arg-type]
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="tabletop-web-tls", daemon=True)
+        self.secure, self.secure_port = (sock, server, thread), sock.getsockname()[1]
+        self.app.state.public_url = self.secure_url
+
+    @property
+    def secure_url(self) -> str:
+        """The pages over HTTPS ('' when not served)."""
+        return self.url.replace("http://", "https://").rsplit(":", 1)[0] + f":{self.secure_port}" if self.secure else ""
 
     @staticmethod
     def bind(host: str, port: int) -> socket.socket:
@@ -382,20 +478,41 @@ class WebServer:
     def links(self) -> dict:
         tokens = self.session.tokens
         return {"scoreboard": f"{self.url}/", "host": f"{self.url}/host?token={tokens.get('host', '')}",
-                "seats": {s: f"{self.url}/seat?token={t}" for s, t in tokens.get("seats", {}).items()}}
+                "seats": {s: f"{self.url}/seat?token={t}" for s, t in tokens.get("seats", {}).items()},
+                **({"camera": f"{self.secure_url or self.url}/camera?token={camera_token(tokens)}"}
+                   if self.app.state.station is not None else {})}
 
     def start(self) -> "WebServer":
-        self.thread.start()
+        servers = [(self.server, self.thread)] + ([self.secure[1:]] if self.secure else [])
+        for _, thread in servers:
+            thread.start()
         deadline = time.monotonic() + 10
-        while not self.server.started and time.monotonic() < deadline:
+        while not all(server.started for server, _ in servers) and time.monotonic() < deadline:
             time.sleep(0.02)
         return self
 
     def stop(self) -> None:
         self.app.state.close_clients()
-        self.server.should_exit = True
-        self.thread.join(timeout=5)
-        self.sock.close()
+        for server, thread, sock in [(self.server, self.thread, self.sock)] + (
+                [(self.secure[1], self.secure[2], self.secure[0])] if self.secure else []):
+            server.should_exit = True
+            thread.join(timeout=5)
+            sock.close()
+
+
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code, an SVG document (segno; black on white, 4 pixels a module).
+
+    >>> qr_svg("http://192.168.1.20:8000/camera?token=x").startswith("<svg")
+    True
+    """
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=4, dark="#000", light="#fff", xmldecl=False, svgns=True, nl=False)
+    return out.getvalue().decode("utf-8")
 
 
 def _lan_address() -> str:

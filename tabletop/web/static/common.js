@@ -81,3 +81,26 @@ const T = {
   },
 };
 setInterval(() => T.tableNow && T.tickTimers(), 200);
+// the table's clock, NTP-style over the WebSocket /ws/clock: the shortest round trip of the last 12
+// wins (docs/buzzers.md); clock.now() is the table time in seconds, or null until the first answer.
+// A seat's socket (its token) is also timed by the table: its probes {"p": n} are echoed at once.
+T.syncClock = function (token) {
+  const clock = { samples: [], offset: null, now: () => clock.offset === null ? null : (performance.now() + clock.offset) / 1000 };
+  const open = () => {
+    const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws/clock?token=' + encodeURIComponent(token || ''));
+    let timer = null;
+    ws.onopen = () => { const ping = () => ws.send(JSON.stringify({ c: performance.now() })); ping(); timer = setInterval(ping, 700); };
+    ws.onmessage = (m) => {
+      const got = performance.now(), d = JSON.parse(m.data);
+      if ('p' in d) { ws.send(JSON.stringify({ p: d.p })); return; }
+      const rtt = got - d.c;
+      clock.samples.push({ rtt, offset: d.s * 1000 - (d.c + got) / 2 });
+      if (clock.samples.length > 12) clock.samples.shift();
+      clock.offset = clock.samples.reduce((a, b) => (b.rtt < a.rtt ? b : a)).offset;
+      window.__clock = { offset_ms: clock.offset, rtt_ms: Math.min(...clock.samples.map(s => s.rtt)), samples: clock.samples.length };
+    };
+    ws.onclose = () => { clearInterval(timer); setTimeout(open, 1000); };
+  };
+  open();
+  return clock;
+};
