@@ -1,9 +1,12 @@
 """Camera reads: a move the camera saw, credited once to the player the table says made it;
-sure reads are submitted at once, unsure ones wait for the host (confirm or discard).
+sure reads are submitted at once, unsure ones wait: a word for its writer's own phone first
+(its best readings, one tap), then, disputed or unanswered, for the host (confirm or discard).
 
 Every camera input (handwriting, tiles, chips, dice) and the phone's scan hands the session a
 :class:`CameraMove`: the rules event *without* its player, its table time, whether it is sure,
-and the lesson its new letters teach. The session adds the player here and nowhere else.
+the lesson its new letters teach and its best readings. The session adds the player here and
+nowhere else. Waiting reads and their answers are journalled (``camera-read``,
+``camera-settled``), so a resumed game offers them again.
 
 >>> CameraMove({"type": "write", "text": "CAT", "row": 0, "col": 0, "dir": "across"}, t=2.0).sure
 True
