@@ -82,6 +82,7 @@ def host(session: "Session") -> dict[str, Any]:
         view["actions"] = actions
         view["entries"] = session.entries_for(None)
         view["can_undo"] = bool(session.applied)
+        view["deck"] = session.table.uses_clue_deck          # the "Draw a card" button applies
         view["pending_reads"] = session.pending_reads
         view["private_log"] = [dict(line) for line in session.private_log[-12:]]
         view["turned_away"] = dict(session.entry_windows.turned_away)   # seats slowed down for refused entries
@@ -102,6 +103,7 @@ def seat(session: "Session", seat: str, *, buzzers: bool, scan: bool) -> dict[st
                 "buzz": buzzers and view.get("phase") == "answering" and seat != view.get("asker")
                 and seat != view.get("answering") and seat not in view.get("hands", []),
                 "board": None if board is None else {"rows": board.rows, "cols": board.cols},
+                "squares": view.get("squares"), "grid": view["grid"] if view.get("squares") else None,
                 "paused": view["paused"], "dice": view.get("dice"), "sheet": view.get("sheet"),
                 "free_rows": (view.get("free_rows") or {}).get(seat), "reveal": view.get("reveal"),
                 "scan": scan, "private_log": [{k: v for k, v in line.items() if k != "to"}
