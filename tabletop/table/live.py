@@ -81,7 +81,7 @@ def run_table(session: Session, config: dict, *, host: str, port: int, voice: bo
     say(f"scoreboard:   {links['scoreboard']}")
     say(f"host console: {links['host']}")
     for seat, url in links["seats"].items():
-        say(f"seat {seat}: {url}")
+        say(f"seat {seat}: {url}  (or scan its QR code on the scoreboard, or open {links['join'][seat]})")
     session.subscribe(lambda m: m.get("result") and m["result"]["message"] and say(
         ("REFUSED " if m["result"]["status"] == "rejected" else "") + m["result"]["message"]))
     table = config["table"]

@@ -6,6 +6,8 @@
 * ``/seat?token=...`` — a player's page: one token per seat; entries typed here become the
   seat's events; a window's entries stay hidden from other seats until its deadline, and the
   server refuses entries after it (it checks the table clock, not the page's).
+* ``/join/CODE`` — a seat's short code (or its QR code, ``/qr/CODE.svg``) leads to its page;
+  ``/join`` asks for the code (:mod:`tabletop.web.join`).
 
 Tokens travel in the ``X-Tabletop-Token`` header (or a ``token`` query parameter).
 """
@@ -24,7 +26,7 @@ import time
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -35,6 +37,8 @@ from tabletop.session.refusals import TooManyRefusals
 from tabletop import pieces
 from tabletop.session.devices.phones import NoQuestionOpen, PhoneBuzzers
 from tabletop.session.devices.photo_scan import MAX_PHOTO_BYTES, ScanRefused, reads_photos
+from tabletop.session.join_codes import codes_of, seat_of_code
+from tabletop.web.join import WrongCodes, qr_svg
 from tabletop.web.limits import ServerLimits, guarded_protocol, nodelay
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
@@ -134,8 +138,52 @@ def make_app(session: Session) -> Starlette:
         return bool(token) and hmac.compare_digest(token.encode(), session.tokens.get("host", "").encode())
 
     async def page(request: Request):
-        name = {"/": "scoreboard.html", "/host": "host.html", "/seat": "player.html"}[request.url.path]
+        name = {"/": "scoreboard.html", "/host": "host.html", "/seat": "player.html",
+                "/join": "join.html"}[request.url.path]
         return FileResponse(STATIC / name, headers={"Cache-Control": "no-store"})
+
+    # -- joining by code or QR code (tabletop.web.join) ----------------------------------------
+    wrong_codes = WrongCodes()
+    joined: set[str] = set()          # seats whose page has loaded: the scoreboard stops offering their code
+
+    def public_url(request: Request) -> str:
+        return getattr(request.app.state, "public_url", None) or str(request.base_url).rstrip("/")
+
+    def code_seat(request: Request) -> tuple[str | None, Response | None]:
+        """The seat of the path's code, or the answer to give (429 after too many wrong codes, 404)."""
+        client = request.client.host if request.client else "?"
+        if not wrong_codes.allowed(client):
+            return None, HTMLResponse(_message_page("Too many wrong codes", "Too many wrong codes were tried: wait "
+                                                    "a minute, then type the code again."), status_code=429)
+        seat = seat_of_code(session.tokens, request.path_params["code"])
+        if seat is None:
+            wrong_codes.wrong(client)
+            return None, HTMLResponse(_message_page("No such code", "No seat has that code: check the code "
+                                                    "on the scoreboard or the host console."), status_code=404)
+        return seat, None
+
+    async def join(request: Request):
+        seat, refused = code_seat(request)
+        if seat is None:
+            return refused
+        return RedirectResponse(f"/seat?token={session.tokens['seats'][seat]}", status_code=303)
+
+    async def qr(request: Request):
+        seat, refused = code_seat(request)
+        if seat is None:
+            return refused
+        link = f"{public_url(request)}/join/{codes_of(session.tokens)[seat]}"
+        return Response(await run_in_threadpool(qr_svg, link), media_type="image/svg+xml",
+                        headers={"Cache-Control": "no-store"})
+
+    async def join_list(request: Request):
+        """The codes to show: every seat's for the host, the seats not joined yet on the scoreboard."""
+        codes = codes_of(session.tokens)
+        shown = [s for s in session.setup.players if is_host(request) or s not in joined]
+        base = public_url(request)
+        return JSONResponse({"url": f"{base}/join", "seats": [
+            {"seat": s, "code": codes[s], "link": f"{base}/join/{codes[s]}", "qr": f"/qr/{codes[s]}.svg"}
+            for s in shown]})
 
     async def board(request: Request):
         return JSONResponse(session.board_json())
@@ -194,6 +242,8 @@ def make_app(session: Session) -> Starlette:
         seat = seat_of(request)
         if seat is None:
             return _refuse("This seat's token is wrong or missing: use the link printed for your seat.")
+
+        joined.add(seat)
 
         def build() -> dict:
             return session.seat_view(seat, buzzers=phones is not None, scan=scannable)
@@ -294,7 +344,8 @@ def make_app(session: Session) -> Starlette:
             clients.discard(key)
 
     routes = [
-        Route("/", page), Route("/host", page), Route("/seat", page),
+        Route("/", page), Route("/host", page), Route("/seat", page), Route("/join", page),
+        Route("/join/{code}", join), Route("/qr/{code}.svg", qr), Route("/api/join", join_list),
         Route("/api/board", board), Route("/api/state", state),
         Route("/api/scan", scan, methods=["POST"]),
         Route("/api/host/state", host_state), Route("/api/host/{action}", host_post, methods=["POST"]),
@@ -329,6 +380,7 @@ class WebServer:
         nodelay(self.sock)                  # accepted sockets inherit it (a socket made elsewhere, too)
         self.host, self.port = host, self.sock.getsockname()[1]
         self.app = make_app(session)
+        self.app.state.public_url = self.url         # what the QR codes point the phones to
         self.limits = limits
         config = uvicorn.Config(self.app, log_level="warning", lifespan="off", ws="websockets-sansio",
                                 http=guarded_protocol(limits), timeout_keep_alive=5,
@@ -366,7 +418,8 @@ class WebServer:
     def links(self) -> dict:
         tokens = self.session.tokens
         return {"scoreboard": f"{self.url}/", "host": f"{self.url}/host?token={tokens.get('host', '')}",
-                "seats": {s: f"{self.url}/seat?token={t}" for s, t in tokens.get("seats", {}).items()}}
+                "seats": {s: f"{self.url}/seat?token={t}" for s, t in tokens.get("seats", {}).items()},
+                "join": {s: f"{self.url}/join/{code}" for s, code in codes_of(tokens).items()}}
 
     def start(self) -> "WebServer":
         self.thread.start()
@@ -380,6 +433,14 @@ class WebServer:
         self.server.should_exit = True
         self.thread.join(timeout=5)
         self.sock.close()
+
+
+def _message_page(title: str, sentence: str) -> str:
+    """A small page that says one thing, with a way back to the code form."""
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+            f'content="width=device-width, initial-scale=1"><title>{title}</title>'
+            f'<link rel="stylesheet" href="/static/style.css"></head><body><main><section>'
+            f'<p class="msg error">{sentence}</p><a href="/join">Type a code</a></section></main></body></html>')
 
 
 def _lan_address() -> str:
