@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from rules.game import Game
+from rules.game import Action, Game
 from rules.squares import Square
 
 #: the rules class a table adapter presents
@@ -125,6 +125,11 @@ class TableGame(Generic[G]):
         if window.purpose == "answer":
             return {"type": "answer", "player": seat, "text": entry["text"]}
         raise EntryError(f"nothing can be entered in a {window.purpose!r} window")
+
+    def seat_actions(self, game: G, seat: str) -> list[Action]:
+        """The game's actions (:meth:`rules.game.Game.actions`) that ``seat`` may do from its own
+        page now, as the rules give them (SP Classic: the asker's); none by default."""
+        return []
 
     def clue_event(self, game: G, player: str, clue: Any, card_id: str | None) -> dict[str, Any]:
         """The ``clue`` event for a card the host drew from the deck."""

@@ -263,6 +263,20 @@ def make_app(session: Session) -> Starlette:
             return _refused(refused)
         return JSONResponse(result if isinstance(result, dict) else result.to_json())
 
+    async def seat_action(request: Request):
+        """A game action from a seat's page, when the rules give it that seat (SP Classic's asker)."""
+        seat = seat_of(request)
+        if seat is None:
+            return _refuse("This seat's token is wrong or missing: use the link printed for your seat.")
+        try:
+            body = await _json_body(request)
+            reply = await run_in_threadpool(host_commands.run_for_seat, session, seat, body)
+        except EntryRefused as refused:
+            return _refused(refused)
+        except BadRequest as bad:
+            return _refuse(str(bad), bad.status)
+        return JSONResponse(reply.to_json())
+
     async def seat_buzz(request: Request):
         """A phone's buzz-in press, stamped on the phone in table time (``t``)."""
         seat = seat_of(request)
@@ -350,7 +364,7 @@ def make_app(session: Session) -> Starlette:
         Route("/api/scan", scan, methods=["POST"]),
         Route("/api/host/state", host_state), Route("/api/host/{action}", host_post, methods=["POST"]),
         Route("/api/seat/state", seat_state), Route("/api/seat/entry", seat_entry, methods=["POST"]),
-        Route("/api/seat/buzz", seat_buzz, methods=["POST"]),
+        Route("/api/seat/buzz", seat_buzz, methods=["POST"]), Route("/api/seat/action", seat_action, methods=["POST"]),
         WebSocketRoute("/ws", ws), WebSocketRoute("/ws/clock", clock_ws),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
