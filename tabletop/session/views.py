@@ -83,9 +83,9 @@ def buttons(session: "Session", actions: "Iterable[Action]") -> list[dict[str, A
     """The buttons for ``actions``: each action's key, label and event; the clue deck's card
     becomes one button per clue (``clue:N``, drawn by the ``draw`` command), for the asker to pick."""
     out = [{**a.to_json(), "action": None, "args": {}} for a in actions]
-    drawn = session.next_clue() if session.table.uses_clue_deck else None
     at = next((i for i, a in enumerate(out) if a["key"] == "clue"), None)
     if at is not None:                 # the deck's card: one button per clue, the asker picks
+        drawn = session.next_clue() if session.table.uses_clue_deck else None
         asker = out[at]["event"]["player"]
         if drawn is None:
             out[at].update(event=None, action="draw", args={})
