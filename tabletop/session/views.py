@@ -109,7 +109,8 @@ def seat(session: "Session", seat: str, *, buzzers: bool, scan: bool) -> dict[st
                 "title": view["title"], "phase": view.get("phase"), "clue": view.get("clue"),
                 "hands": view.get("hands", []), "answering": view.get("answering"),
                 # the Buzz button shows while answers are open, enabled only while a press counts
-                "buzz": buzzers and view.get("phase") == "answering" and seat != view.get("asker"),
+                "buzz": buzzers and view.get("phase") == "answering" and seat != view.get("asker")
+                and seat != view.get("answering"),
                 "buzz_ready": buzzers and session.table.buzz(session.game, seat) is not None,
                 "actions": [{"key": a["key"], "label": a["label"]}
                             for a in buttons(session, session.table.seat_actions(session.game, seat))],

@@ -66,7 +66,7 @@ def test_a_word_in_lowercase_then_an_exchange_of_chosen_tiles_from_the_phones(tm
         for tile in kept:                                              # the tiles he did not choose stay
             now.remove(tile)
         assert len(now) == 2
-        assert ben.locator("#swap").is_hidden()                        # not his turn any more
+        ben.wait_for_selector("#swap", state="hidden")                 # not his turn any more
     finally:
         for page in pages.values():
             page.context.close()
