@@ -13,7 +13,6 @@ import pytest
 from rules.game import GameSetup
 from rules.lexicon import Lexicon
 from rules.squares import Square
-from tabletop.games.sequence_letters import choose_play
 from tabletop.resources import load_board
 from tabletop.session import Journal, Session, SimClock
 from tabletop.web import WebServer
@@ -57,6 +56,10 @@ def name(row, col):
 
 
 def test_a_whole_game_for_four_in_two_teams_from_the_phones(four, browser):
+    # the children's own choice of picture (imported here: importing a game's table module at
+    # collection would register it before the others, and the games' order is their discovery's)
+    from tabletop.games.sequence_letters import choose_play
+
     session, server = four
     game = session.game
     pages = {seat: phone(browser, server, session, seat) for seat in PLAYERS}
