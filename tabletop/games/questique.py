@@ -52,8 +52,7 @@ class QuestiqueTable(TableGame[QuestiqueGame]):
         if window.purpose != "place":
             return super().entry_event(game, window, seat, entry)
         event = write_entry(seat, entry, game.board)
-        return {"type": "place", "player": seat, "letter": event["text"].upper(), "row": event["row"],
-                "col": event["col"]}
+        return {"type": "place", "player": seat, "letter": event["text"], "row": event["row"], "col": event["col"]}
 
     def speech(self, game: QuestiqueGame, event: dict[str, Any], message: str) -> list[str]:
         """Stars, eliminations and the winner as the rules said them, then whose turn it is."""
