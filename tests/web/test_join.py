@@ -4,6 +4,9 @@ screenshot with OpenCV) opens the seat on a phone, which finds its seat again af
 
 from __future__ import annotations
 
+import os
+import pathlib
+
 import cv2
 import numpy as np
 import pytest
@@ -95,6 +98,8 @@ def test_a_phone_scans_the_scoreboard_and_becomes_that_seat_even_after_sleeping(
         code = session.tokens["codes"]["Ben"]
         assert code in board.inner_text("figure.join[data-seat='Ben']")
         link = decode_qr(board.locator("figure.join[data-seat='Ben']").screenshot())
+        if os.environ.get("TABLETOP_SHOTS"):
+            board.screenshot(path=str(pathlib.Path(os.environ["TABLETOP_SHOTS"]) / "page-join-qr.png"), full_page=True)
         assert link == f"{served.url}/join/{code}"
         page = phone.new_page()
         page.goto(link)

@@ -5,6 +5,8 @@ host console shows no "Draw a card" and keeps the raw JSON folded away."""
 
 from __future__ import annotations
 
+import os
+import pathlib
 import random
 import time
 
@@ -51,6 +53,13 @@ def phone(browser, server, session, seat):
     return page
 
 
+def shot(page, name):
+    """A screenshot for the docs (docs/img) when TABLETOP_SHOTS names a folder."""
+    folder = os.environ.get("TABLETOP_SHOTS")
+    if folder:
+        page.screenshot(path=str(pathlib.Path(folder) / name), full_page=True)
+
+
 def name(row, col):
     return f"{chr(65 + col)}{row + 1}"
 
@@ -82,6 +91,8 @@ def test_a_whole_game_for_four_in_two_teams_from_the_phones(four, browser):
             page.wait_for_selector("#prompt:has-text('Tap a picture')")
             shown = page.locator("#cards .pcard").evaluate_all("els => els.map(e => e.dataset.card)")
             assert sorted(shown) == sorted(game.hands[player])             # her own cards, nobody else's
+            if game.turn == 8:
+                shot(page, "page-sequence-phone.png")
             dead = game.dead_cards(player)
             if dead and not game.dead_this_turn:
                 page.click(f"#cards .pcard[data-card='{dead[0]}'] button.turnin")
@@ -144,3 +155,25 @@ def test_a_tap_refuses_what_cannot_be_played_and_waits_for_the_turn(four, browse
     finally:
         for page in pages.values():
             page.context.close()
+
+
+def test_with_real_cards_a_tap_plays_the_pictures_letter_and_the_page_offers_z_and_x(tmp_path):
+    from starlette.testclient import TestClient
+
+    from tabletop.web import make_app
+
+    board = load_board("sequence-letters", required=("letters", "colors"))
+    session = Session.create(Journal(":memory:"), GameSetup("sequence-letters", ("Ann", "Ben")), "sequence-letters",
+                             board=board, lexicon=Lexicon([]), clock=SimClock())
+    client = TestClient(make_app(session))
+    ann = {"X-Tabletop-Token": session.tokens["seats"]["Ann"]}
+    state = client.get("/api/seat/state", headers=ann).json()
+    assert state["virtual"] is False and "cards" not in state and state["chips"] == "r"
+    assert [w["purpose"] for w in state["windows"]] == ["play"] and len(state["squares"]) == 6
+    reply = client.post("/api/seat/entry", json={"text": "a", "row": 0, "col": 0, "window": state["windows"][0]["id"]},
+                        headers=ann).json()
+    assert reply["status"] == "accepted" and session.game.chips == {Square(0, 0): 0}
+    assert client.post("/api/seat/entry", json={"text": "Z", "row": 0, "col": 1}, headers=ann).status_code == 409
+    assert client.post("/api/seat/entry", json={"text": "??", "row": 0, "col": 1},
+                       headers={"X-Tabletop-Token": session.tokens["seats"]["Ben"]}).status_code == 400
+    session.journal.close()
