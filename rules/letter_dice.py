@@ -196,7 +196,10 @@ class LetterDiceGame(Game):
     #: the sheet, the sand timer and the house rules (docs/games/letter-dice.md); ``pieces`` for
     #: ``play --pieces`` (the table rolls for the table either way)
     option_fields = (OptionField("sheet"), OptionField("sand_seconds"), OptionField("own_repeats"),
-                     OptionField("cross_out"), OptionField("invalid_words_block"), ANY_PIECES)
+                     OptionField("cross_out"), OptionField("invalid_words_block"), ANY_PIECES,
+                     # the table's, not the rules': the reveal's best words leave out vulgar words
+                     # unless false (tabletop/family_filter.py)
+                     OptionField("family_filter", (True, False)))
 
     def __init__(self, setup: GameSetup, board: Board | None, lexicon: Lexicon):
         super().__init__(setup, board, lexicon)  # type: ignore[arg-type]

@@ -164,6 +164,18 @@ def page_geometry(board: Board, paper: str = "A4", dpi: int = 200, layout: Layou
     return page_w, page_h, cell, origin
 
 
+def square_mm(board: Board, paper: str = "A4", dpi: int = 200) -> float:
+    """The side of a printed square, in millimetres, when ``board`` is printed on ``paper``.
+
+    >>> from rules.board import parse_board
+    >>> b = parse_board('rows = 19\\ncols = 19\\n[layers]\\nvalues = ' + repr(["1" * 19] * 19), required=())
+    >>> square_mm(b, "A4", dpi=1000), square_mm(b, "A3", dpi=1000)
+    (7.6, 11.1)
+    """
+    _w, _h, cell, _origin = page_geometry(board, paper, dpi)
+    return round(cell / dpi * 25.4, 1)
+
+
 def print_board(board: Board, paper: str = "A4", dpi: int = 200, *, title: str | None = None,
                 legend: tuple[str, ...] = ()) -> tuple[np.ndarray, dict]:
     """The printable page (BGR) and its sidecar ``{"rows", "cols", "cells": [[x0,y0,x1,y1], ...]}``.

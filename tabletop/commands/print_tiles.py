@@ -40,6 +40,10 @@ def print_tiles(args) -> int:
     print(f"wrote {', '.join(str(p) for p in written)} and {side}: {len(sidecar['tiles'])} tiles of "
           f"{sidecar['tile_mm']} mm on {len(pages)} page{'s' if len(pages) > 1 else ''} (for the {sidecar['square_mm']} mm squares of "
           f"print-board {args.game} --paper {args.paper}); print at 100 %")
+    from tabletop.commands.vision_cmds import small_squares
+    advice = small_squares(board, args.paper)
+    if advice:
+        print(advice)
     return 0
 
 

@@ -73,7 +73,35 @@ def print_board(args) -> int:
         legend = spec(args.game).legend or LEGEND
     image, sidecar = save_print(board, out, paper=args.paper, dpi=args.dpi, title=title, legend=legend)
     print(f"wrote {image} and {sidecar} ({board.rows}x{board.cols}, {args.paper}, {args.dpi} dpi)")
+    advice = small_squares(board, args.paper)
+    if advice:
+        print(advice)
     return 0
+
+
+#: below this a printed square is small for a child's handwriting, a tile or a camera's read
+SMALL_SQUARE_MM = 10.0
+
+
+def small_squares(board, paper: str) -> str | None:
+    """The advice to print on A3 when ``board``'s squares come out smaller than
+    :data:`SMALL_SQUARE_MM` on ``paper`` (``None``: they are large enough, or it is A3 already).
+
+    >>> from tabletop.resources import load_board
+    >>> print(small_squares(load_board("questique", required=()), "A4"))
+    note: on A4 the 19x19 squares are 7.6 mm, small for writing in and for the camera; print it on A3 (--paper A3: 11.1 mm squares), or at a copy shop, if you can.
+    >>> small_squares(load_board("extradiction", required=()), "A4") is None
+    True
+    """
+    from vision.printing import square_mm
+
+    dpi = 1000                        # fine enough that the size is the page's, not the pixels'
+    side = square_mm(board, paper, dpi)
+    if side >= SMALL_SQUARE_MM or paper == "A3":
+        return None
+    return (f"note: on {paper} the {board.rows}x{board.cols} squares are {side:g} mm, small for writing in and for "
+            f"the camera; print it on A3 (--paper A3: {square_mm(board, 'A3', dpi):g} mm squares), or at a copy "
+            "shop, if you can.")
 
 
 def _print_picture_board(args) -> int:

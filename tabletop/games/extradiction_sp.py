@@ -9,11 +9,16 @@ from typing import Any, Callable, Iterator
 
 from rules.deck import Clue
 from rules.extradiction_sp import ANSWER_WINDOW, ExtradictionSPGame, Phase
+from rules.game import Action as GameAction
 from rules.lexicon import normalise
 from tabletop.games import Demo, GameSpec, register
 from tabletop.games.table import EntryError, TableGame, Window, clue_prompt, scores_line
 from tabletop.players.planner import best_placement
 from tabletop.players.synthetic import Action, pick_clue, wrong_guess
+
+
+#: what the asker does from her own phone once she asks (besides drawing the card)
+ASKER_KEYS = ("clue-read", "recognise", "answer-right", "answer-wrong")
 
 
 class ExtradictionSPTable(TableGame[ExtradictionSPGame]):
@@ -26,8 +31,8 @@ class ExtradictionSPTable(TableGame[ExtradictionSPGame]):
     def buzz(self, game: ExtradictionSPGame, player: str) -> dict[str, Any] | None:
         if game.variant == "speed" or game.over:
             return None
-        turn = game.turn
-        if turn.phase is Phase.ANSWERING and player != turn.asker:
+        # only while the rules would count it: not the asker's, not twice, not after her answer
+        if any(a.key == f"hand:{player}" for a in game.actions()):
             return {"type": "hand", "player": player}
         return None
 
@@ -43,7 +48,8 @@ class ExtradictionSPTable(TableGame[ExtradictionSPGame]):
         if game.over:
             return []
         if game.variant == "classic" and turn.phase is Phase.ANSWERING and turn.current:
-            return [Window(f"answer-{n}", "answer", (turn.current,), turn.answer_deadline,
+            # named by the question and the answerer, so it stays the same while other hands go up
+            return [Window(f"answer-{game.turns_started}-{turn.current}", "answer", (turn.current,), turn.answer_deadline,
                            prompt="Type your answer (the host judges it).")]
         writer = turn.writer if turn.phase is Phase.WRITING else (
             game.whose_turn() if game.variant == "speed" else None)
@@ -52,6 +58,20 @@ class ExtradictionSPTable(TableGame[ExtradictionSPGame]):
                            prompt="Type the answer you wrote, tap its first square, pick its direction.",
                            hard=False)]        # a late write is allowed, and open to challenge
         return []
+
+    def seat_actions(self, game: ExtradictionSPGame, seat: str) -> list[GameAction]:
+        """From her own phone, a player takes her clue card and passes her own write; in Classic,
+        the asker also says the clue is read, recognises, and marks answers right or wrong, only
+        while the rules say she is the one asking."""
+        if game.over:
+            return []
+        out = []
+        for action in game.actions():
+            if action.key in ("clue", "pass") and action.event.get("player") == seat:
+                out.append(action)
+            elif game.variant == "classic" and action.key in ASKER_KEYS and game.turn.asker == seat:
+                out.append(action)
+        return out
 
     def entry_event(self, game: ExtradictionSPGame, window: Window, seat: str,
                     entry: dict[str, Any]) -> dict[str, Any]:

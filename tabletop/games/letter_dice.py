@@ -26,7 +26,7 @@ class LetterDiceTable(TableGame[LetterDiceGame]):
         deadline = game.deadlines()[0].ends if game.deadlines() else None
         return [Window(f"sheet-{game.round.number}-{seat}", "sheet", (seat,), deadline, ("text", "row"),
                        prompt=f"Round {game.round.number}: write up to {game.quota} words, one a row "
-                              f"({game.entries_count(seat)} so far).")
+                              f"({game.entries_count(seat)} so far).", late="the sand")
                 for seat in game.setup.players]
 
     def entry_event(self, game: LetterDiceGame, window: Window, seat: str,
@@ -39,9 +39,29 @@ class LetterDiceTable(TableGame[LetterDiceGame]):
         if not 1 <= row <= len(game.sheet):
             raise EntryError(f"There is no row {row if abs(row) < 10**6 else 'that far down'} on the sheet: "
                              f"its rows run from 1 to {len(game.sheet)}.")
+        if entry.get("undo") is True:                 # taken back while the sand runs: the row is free again
+            return {"type": "undo_word", "player": seat, "row": row}
         text = entry.get("text")
         crossed = text is None or str(text).strip() in ("", "-", "x", "X")
         return {"type": "word", "player": seat, "row": row, "word": None if crossed else str(text)}
+
+    def closed_entry(self, game: LetterDiceGame, seat: str) -> str | None:
+        """Why a word comes too late: the sand ran out (or the game is over)."""
+        if game.over:
+            return "The game is over: no more words."
+        if not game.writing and game.scored:
+            return (f"The sand ran out: round {len(game.scored)}'s words are closed, {seat}. "
+                    "Words wait for the next roll.")
+        if not game.writing:
+            return "The dice are not rolled yet: words wait for the roll."
+        return None
+
+    def seat_view(self, game: LetterDiceGame, seat: str) -> dict[str, Any]:
+        """The seat's own rows this round while the sand runs (sealed: nobody else's page has them)."""
+        if not game.writing or game.round is None:
+            return {}
+        mine = sorted((e for e in game.round.entries if e.player == seat), key=lambda e: e.row)
+        return {"my_words": [{"row": e.row, "word": e.word} for e in mine]}
 
     def speech(self, game: LetterDiceGame, event: dict[str, Any], message: str) -> list[str]:
         kind = event.get("type")
@@ -72,7 +92,8 @@ class LetterDiceTable(TableGame[LetterDiceGame]):
                 for r in rows:
                     if r["word"]:
                         words.setdefault(r["word"], []).append(player)
-            best = {length: _best(game.lexicon, faces, length, game.setup.language)
+            family = game.setup.option("family_filter", True) is not False
+            best = {length: _best(game.lexicon, faces, length, game.setup.language, family)
                     for length in sorted({sq for sq, _ in game.sheet})}
             reveal.append({"round": n, "faces": list(faces), "rows": rnd,
                            "clashes": {w: ps for w, ps in words.items() if len(ps) > 1}, "best": best})
@@ -82,17 +103,25 @@ class LetterDiceTable(TableGame[LetterDiceGame]):
                 "round": len(game.scored) + (1 if game.writing else 0), "total_rounds": game.rounds_total}
 
 
-_BEST: dict[tuple[int, tuple[str, ...], int], list[str]] = {}
+_BEST: dict[tuple[int, tuple[str, ...], int, bool], list[str]] = {}
+#: how many best words the reveal shows for each length
+BEST_SHOWN = 5
 
 
-def _best(lexicon: Any, faces: tuple[str, ...], length: int, language: str) -> list[str]:
-    """best_words (commonest first), remembered: the scoreboard asks again at every change."""
-    key = (id(lexicon), tuple(faces), length)
+def _best(lexicon: Any, faces: tuple[str, ...], length: int, language: str, family: bool = False) -> list[str]:
+    """best_words (commonest first), remembered: the scoreboard asks again at every change;
+    ``family``: without the words the family filter leaves out (:mod:`tabletop.family_filter`)."""
+    key = (id(lexicon), tuple(faces), length, family)
     if key not in _BEST:
         if len(_BEST) > 512:
             _BEST.clear()
         from tabletop.lexicons import word_frequencies
-        _BEST[key] = best_words(lexicon, faces, length, rank=word_frequencies(language))
+        if family:
+            from tabletop.family_filter import FamilyFilter
+            words = best_words(lexicon, faces, length, limit=4 * BEST_SHOWN, rank=word_frequencies(language))
+            _BEST[key] = FamilyFilter.builtin(language).keep(words)[:BEST_SHOWN]
+        else:
+            _BEST[key] = best_words(lexicon, faces, length, limit=BEST_SHOWN, rank=word_frequencies(language))
     return _BEST[key]
 
 

@@ -1,6 +1,10 @@
 """Questique at the table: whose turn it is, each player's crossword in their colour with stars,
 exclusion blanks and eliminations on the scoreboard, stars and "Questique!" said aloud, a rack
 on each seat's page (the table's own tiles), and the demo's players. Registers the game.
+
+A word typed on a phone is read as letter tiles whatever its case; a blank is typed with a ``?``
+before the letter it stands for (:func:`word_with_blanks`). A phone exchanges the rack's tiles
+it chose (an entry with ``"exchange": true``).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from rules.questique_tiles import BLANK
 from rules.squares import Square
 from tabletop.games import Demo, GameSpec, register
 from tabletop.games.questique_players import choose_move
-from tabletop.games.table import TableGame, Window, write_entry
+from tabletop.games.table import EntryError, TableGame, Window, write_entry
 from tabletop.players.synthetic import Action
 
 #: each seat's colour on the scoreboard (seat order)
@@ -35,12 +39,16 @@ class QuestiqueTable(TableGame[QuestiqueGame]):
         if not seats:
             return []
         return [Window(f"write-{len(game.events)}", "write", seats, None, ("text", "row", "col", "dir"),
-                       prompt="Type the word as it reads on the board (lowercase for a blank), its first square "
-                              "and its direction.")]
+                       prompt="Type the word as it reads on the board (a ? before a letter a blank stands for: "
+                              "C?AT), its first square and its direction; or choose tiles of your rack to exchange.")]
 
     def entry_event(self, game: QuestiqueGame, window: Window, seat: str,
                     entry: dict[str, Any]) -> dict[str, Any]:
         """A ``place`` window's entry is the individual letter (typed as the text) and its square."""
+        if window.purpose == "write" and entry.get("exchange") is True:
+            return {"type": "exchange", "player": seat, "tiles": str(entry.get("text", "")).replace(" ", "").upper()}
+        if window.purpose == "write":
+            return {**write_entry(seat, entry, game.board), "text": word_with_blanks(str(entry.get("text", "")))}
         if window.purpose != "place":
             return super().entry_event(game, window, seat, entry)
         event = write_entry(seat, entry, game.board)
@@ -87,6 +95,40 @@ class QuestiqueTable(TableGame[QuestiqueGame]):
             "eliminated": list(game.eliminated),
             "turn": game.whose_turn(),
         }
+
+
+#: typed before a letter on a phone: that letter is a blank tile standing for it
+BLANK_MARK = "?"
+
+
+def word_with_blanks(typed: str) -> str:
+    """A word as a phone types it, as the rules read it: every letter is a letter tile, whatever
+    its case (phones capitalise as they like); a blank is marked by a ``?`` typed before the
+    letter it stands for, and becomes that letter in lowercase (the rules' and the records' way
+    of writing a blank). :class:`~tabletop.games.table.EntryError` for a ``?`` before no letter.
+
+    >>> word_with_blanks("cat"), word_with_blanks("c?at"), word_with_blanks("Кіт")
+    ('CAT', 'CaT', 'КІТ')
+    >>> word_with_blanks("cat?")
+    Traceback (most recent call last):
+    ...
+    tabletop.games.table.EntryError: A ? goes before the letter the blank stands for (C?AT: the A is a blank), not after the last one.
+    """
+    out, blank = [], False
+    for ch in typed.strip():
+        if ch == BLANK_MARK:
+            if blank:
+                raise EntryError("One ? is enough before a blank's letter (C?AT: the A is a blank).")
+            blank = True
+            continue
+        if blank and not ch.isalpha():
+            raise EntryError("A ? goes before the letter the blank stands for (C?AT: the A is a blank).")
+        out.append(ch.lower() if blank else ch.upper())
+        blank = False
+    if blank:
+        raise EntryError("A ? goes before the letter the blank stands for (C?AT: the A is a blank), not after the "
+                         "last one.")
+    return "".join(out)
 
 
 def demo_script(get_game: Callable[[], Any], deck: Any, seed: int = 0) -> Iterator[Action]:

@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator
 from rules.sequence_letters import SequenceLettersGame, letter_cards
 from rules.squares import Square
 from tabletop.games import Demo, GameSpec, register
-from tabletop.games.table import TableGame
+from tabletop.games.table import EntryError, TableGame, Window, square_entry
 from tabletop.players.synthetic import Action
 
 COLOUR_NAMES = {"r": "red", "b": "blue", "g": "green", "y": "yellow", "o": "orange", "p": "purple"}
@@ -24,6 +24,35 @@ class SequenceLettersTable(TableGame[SequenceLettersGame]):
 
     def writer(self, game: SequenceLettersGame) -> str | None:
         return game.whose_turn()
+
+    def windows(self, game: SequenceLettersGame) -> list[Window]:
+        """The player whose turn it is plays from her page: she taps a picture (her card's letter,
+        or a Z or X card she chose), or turns a dead card in."""
+        player = game.whose_turn()
+        if player is None:
+            return []
+        return [Window(f"play-{game.turn}", "play", (player,), None, ("text", "row", "col"),
+                       prompt="Tap a picture for one of your cards.")]
+
+    def entry_event(self, game: SequenceLettersGame, window: Window, seat: str,
+                    entry: dict[str, Any]) -> dict[str, Any]:
+        """A ``play`` window's entry: the card (its text) and the picture's square; with
+        ``"dead": true``, the card turned in as dead (no square).
+
+        >>> from tabletop.games.table import Window
+        >>> table, window = SequenceLettersTable(), Window("play-0", "play", ("Ann",), None)
+        >>> table.entry_event(None, window, "Ann", {"text": "q", "dead": True})
+        {'type': 'dead', 'player': 'Ann', 'card': 'Q'}
+        """
+        if window.purpose != "play":
+            return super().entry_event(game, window, seat, entry)
+        card = str(entry.get("text", "")).strip().upper()
+        if not (len(card) == 1 and "A" <= card <= "Z"):
+            raise EntryError(f"Name the card by its letter (or X, Z), not {card[:20]!r}.")
+        if entry.get("dead") is True:
+            return {"type": "dead", "player": seat, "card": card}
+        row, col = square_entry(entry, game.board)
+        return {"type": "play", "player": seat, "card": card, "row": row, "col": col}
 
     def speech(self, game: SequenceLettersGame, event: dict[str, Any], message: str) -> list[str]:
         """The play, then whose turn it is and, with the table's cards, a dead card to turn in."""
@@ -48,9 +77,12 @@ class SequenceLettersTable(TableGame[SequenceLettersGame]):
         return f"{player}'s turn ({colour} chips).{hint}"   # her cards are on her own page only
 
     def seat_view(self, game: SequenceLettersGame, seat: str) -> dict[str, Any]:
-        """With the table's own cards, the seat's hand as picture cards (nobody else's)."""
+        """The seat's chip colour and, with the table's own cards, her hand as picture cards
+        (nobody else's)."""
+        side = game.side_of.get(seat)
+        chips = {} if side is None else {"chips": game.chip_colours[side]}
         if not game.virtual or seat not in game.hands:
-            return {}
+            return {**chips, "virtual": False}
         from vision.picture_board import EMOJI
 
         letters = letter_cards(game.board)
@@ -59,7 +91,7 @@ class SequenceLettersTable(TableGame[SequenceLettersGame]):
             colour, squares = letters.get(c, (None, []))
             pictures = [{"name": game.picture(sq), "emoji": EMOJI.get(game.picture(sq).lower())} for sq in squares]
             cards.append({"card": c, "color": colour, "pictures": pictures, "dead": game.is_dead(c)})
-        return {"cards": cards}
+        return {**chips, "virtual": True, "cards": cards}
 
     def summary(self, game: SequenceLettersGame) -> dict[str, Any]:
         """The board as the scoreboard draws it: every square's letter, picture, colour and chip."""

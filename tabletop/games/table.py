@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from rules.game import Game
+from rules.game import Action, Game
 from rules.squares import Square
 
 #: the rules class a table adapter presents
@@ -33,6 +33,7 @@ class Window:
     fields: tuple[str, ...] = ("text",)
     prompt: str = ""
     hard: bool = True             # False: the deadline is shown, but a late entry is still taken
+    late: str = ""                # what runs out at the deadline, for the refusal of a late entry ("the sand")
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "purpose": self.purpose, "seats": list(self.seats), "deadline": self.deadline,
@@ -125,6 +126,16 @@ class TableGame(Generic[G]):
         if window.purpose == "answer":
             return {"type": "answer", "player": seat, "text": entry["text"]}
         raise EntryError(f"nothing can be entered in a {window.purpose!r} window")
+
+    def closed_entry(self, game: G, seat: str) -> str | None:
+        """Why ``seat`` has nothing to enter now, in the game's words (letter dice: the sand ran
+        out), or ``None`` for the table's own sentence."""
+        return None
+
+    def seat_actions(self, game: G, seat: str) -> list[Action]:
+        """The game's actions (:meth:`rules.game.Game.actions`) that ``seat`` may do from its own
+        page now, as the rules give them (SP Classic: the asker's); none by default."""
+        return []
 
     def clue_event(self, game: G, player: str, clue: Any, card_id: str | None) -> dict[str, Any]:
         """The ``clue`` event for a card the host drew from the deck."""

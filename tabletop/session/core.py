@@ -38,6 +38,7 @@ from tabletop.session.device_status import DeviceStatus
 from tabletop.session.entry_windows import EntryWindows, HostWindow
 from tabletop.session.game_core import GameCore
 from tabletop.session.hands import Hands
+from tabletop.session.join_codes import new_codes
 from tabletop.session.journal import Journal
 from tabletop.session.parts import Replayer
 from tabletop.session.refusals import BadEntry, EntryRefused, NotYourEntry
@@ -55,9 +56,11 @@ def _setup_dict(setup: GameSetup, board_ref: str, lexicon_ref: str | None) -> di
 
 
 def make_tokens(players: Iterable[str]) -> dict[str, Any]:
-    """A fresh host token, one token a seat, and the camera page's token."""
+    """A fresh host token, one token a seat, each seat's short join code
+    (:mod:`tabletop.session.join_codes`) and the camera page's token."""
+    players = list(players)
     return {"host": secrets.token_urlsafe(12), "seats": {p: secrets.token_urlsafe(12) for p in players},
-            "camera": secrets.token_urlsafe(12)}
+            "codes": new_codes(players), "camera": secrets.token_urlsafe(12)}
 
 
 def load_game_parts(setup: dict[str, Any], base: Any = None) -> tuple[Any, Any]:

@@ -135,7 +135,8 @@ class EntryWindows(Part):
                 if seat not in window.seats:
                     continue
                 if window.hard and window.deadline is not None and now > window.deadline:
-                    raise EntryRefused(f"Too late: the time for this entry ran out {now - window.deadline:.1f} s ago.")
+                    raise EntryRefused(f"Too late: {window.late or 'the time for this entry'} ran out "
+                                       f"{now - window.deadline:.1f} s ago.")
                 raw = entry.get("text", "")
                 if not isinstance(raw, str):
                     raise BadEntry("The entry's text must be text.")
@@ -158,7 +159,7 @@ class EntryWindows(Part):
                 return self.core.submit(event, source=f"seat:{seat}")
             if wanted is not None and any(w.id == wanted for w in self.windows()):
                 raise NotYourEntry(f"{seat} has no entry to make in this window.")
-            raise EntryRefused(f"Nothing for {seat} to enter now.")
+            raise EntryRefused(self.core.table.closed_entry(self.core.game, seat) or f"Nothing for {seat} to enter now.")
 
     def entries_for(self, seat: str | None) -> list[dict[str, Any]]:
         """Host windows as ``seat`` may see them: its own entries always, others' after the deadline

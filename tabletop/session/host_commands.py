@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from tabletop.errors import UserError
-from tabletop.session.refusals import BadEntry, EntryRefused
+from tabletop.session.refusals import BadEntry, EntryRefused, NotYourEntry
 from tabletop.session.result import Result
 
 if TYPE_CHECKING:
@@ -331,6 +331,27 @@ def run(session: "Session", name: str, body: Mapping[str, Any], source: str = "h
     if command is None or not command.web:
         raise UnknownCommand(f"Unknown host action {name[:40]!r}.")
     return command.run(session, command.parse(body, session), source)
+
+
+def run_for_seat(session: "Session", seat: str, body: Mapping[str, Any]) -> HostReply:
+    """A game action from ``seat``'s own page (``{"key": ...}``; ``clue:N`` draws the card and
+    reads its clue N): run only when the rules give that seat the action now
+    (:meth:`~tabletop.games.table.TableGame.seat_actions`: SP Classic's asker recognises, marks
+    right or wrong); :class:`~tabletop.session.refusals.NotYourEntry` otherwise."""
+    key = _key(body, session)["key"]
+    name, _, clue = key.partition(":")
+    wanted = name if name == "clue" else key
+    with session.lock:
+        if wanted not in {a.key for a in session.table.seat_actions(session.game, seat)}:
+            if wanted not in {a.key for a in session.game.actions()}:
+                return HostReply("rejected", f"{key[:40]!r} is not possible now.")
+            raise NotYourEntry(f"The rules do not give {seat} {key[:40]!r} now: the host can do it.")
+        source = f"seat:{seat}"
+        if name == "clue" and clue:
+            if not clue.isdigit():
+                raise BadEntry(f"Say which clue of the card by its number, not {clue[:20]!r}.")
+            return HostReply.of(session.draw(source, int(clue)))
+        return HostReply.of(session.host_action(key, source=source), f"{key!r} is not possible now.")
 
 
 class UnknownCommand(BadEntry):

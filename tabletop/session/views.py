@@ -10,19 +10,21 @@ The secrecy rules live here, in one place:
   word, its rack, its cards: the public log only says that they were) and the game's private
   view of the seat (:meth:`tabletop.games.table.TableGame.seat_view`).
 * :func:`host` adds the actions, every entry, every private refusal and the pending camera reads.
+  A seat's page offers only the actions the rules give that seat
+  (:meth:`tabletop.games.table.TableGame.seat_actions`: SP Classic's asker, with her card's clues).
 
 Each takes the session (:class:`tabletop.session.core.Session`) and reads it under its lock.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from rules.squares import Square
 
 if TYPE_CHECKING:
     from rules.board import Board
-    from rules.game import Game
+    from rules.game import Action, Game
     from tabletop.session.core import Session
 
 
@@ -69,21 +71,10 @@ def host(session: "Session") -> dict[str, Any]:
         if events:
             clue = events[-1].to_json()
         view["clue"] = clue
-        actions = [{**a.to_json(), "action": None, "args": {}} for a in session.game.actions()]
-        drawn = session.next_clue() if session.table.uses_clue_deck else None
-        at = next((i for i, a in enumerate(actions) if a["key"] == "clue"), None)
-        if at is not None:                 # the deck's card: one button per clue, the asker picks
-            asker = actions[at]["event"]["player"]
-            if drawn is None:
-                actions[at].update(event=None, action="draw", args={})
-            else:
-                card, _ = drawn
-                actions[at:at + 1] = [
-                    {"key": f"clue:{i}", "label": f"{asker} reads card {card.id}: {c.answer.lower()} — {c.card_text()}",
-                     "event": None, "action": "draw", "args": {"clue": i}} for i, c in enumerate(card.clues)]
-        view["actions"] = actions
+        view["actions"] = buttons(session, session.game.actions())
         view["entries"] = session.entries_for(None)
         view["can_undo"] = bool(session.applied)
+        view["deck"] = session.table.uses_clue_deck          # the "Draw a card" button applies
         # the words their writers may settle on their phones reach the host late, or disputed
         view["pending_reads"] = [{**read.event, "index": i, "read": read.seq, "disputed": read.disputed}
                                  for i, read in session.camera.for_host()]
@@ -91,6 +82,24 @@ def host(session: "Session") -> dict[str, Any]:
         view["private_log"] = [dict(line) for line in session.private_log[-12:]]
         view["turned_away"] = dict(session.entry_windows.turned_away)   # seats slowed down for refused entries
         return view
+
+
+def buttons(session: "Session", actions: "Iterable[Action]") -> list[dict[str, Any]]:
+    """The buttons for ``actions``: each action's key, label and event; the clue deck's card
+    becomes one button per clue (``clue:N``, drawn by the ``draw`` command), for the asker to pick."""
+    out = [{**a.to_json(), "action": None, "args": {}} for a in actions]
+    at = next((i for i, a in enumerate(out) if a["key"] == "clue"), None)
+    if at is not None:                 # the deck's card: one button per clue, the asker picks
+        drawn = session.next_clue() if session.table.uses_clue_deck else None
+        asker = out[at]["event"]["player"]
+        if drawn is None:
+            out[at].update(event=None, action="draw", args={})
+        else:
+            card, _ = drawn
+            out[at:at + 1] = [
+                {"key": f"clue:{i}", "label": f"{asker} reads card {card.id}: {c.answer.lower()} — {c.card_text()}",
+                 "event": None, "action": "draw", "args": {"clue": i}} for i, c in enumerate(card.clues)]
+    return out
 
 
 def seat(session: "Session", seat: str, *, buzzers: bool, scan: bool) -> dict[str, Any]:
@@ -104,9 +113,14 @@ def seat(session: "Session", seat: str, *, buzzers: bool, scan: bool) -> dict[st
                 "turn": view["turn"], "totals": view["totals"], "over": view["over"], "log": view["log"][-5:],
                 "title": view["title"], "phase": view.get("phase"), "clue": view.get("clue"),
                 "hands": view.get("hands", []), "answering": view.get("answering"),
+                # the Buzz button shows while answers are open, enabled only while a press counts
                 "buzz": buzzers and view.get("phase") == "answering" and seat != view.get("asker")
-                and seat != view.get("answering") and seat not in view.get("hands", []),
+                and seat != view.get("answering"),
+                "buzz_ready": buzzers and session.table.buzz(session.game, seat) is not None,
+                "actions": [{"key": a["key"], "label": a["label"]}
+                            for a in buttons(session, session.table.seat_actions(session.game, seat))],
                 "board": None if board is None else {"rows": board.rows, "cols": board.cols},
+                "squares": view.get("squares"), "grid": view["grid"] if view.get("squares") else None,
                 "paused": view["paused"], "dice": view.get("dice"), "sheet": view.get("sheet"),
                 "free_rows": (view.get("free_rows") or {}).get(seat), "reveal": view.get("reveal"),
                 "scan": scan, "readings": [_offer(session, read) for read in session.camera.for_writer(seat)],

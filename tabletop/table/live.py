@@ -85,7 +85,7 @@ def run_table(session: Session, config: dict, *, host: str, port: int, voice: bo
     say(f"scoreboard:   {links['scoreboard']}")
     say(f"host console: {links['host']}")
     for seat, url in links["seats"].items():
-        say(f"seat {seat}: {url}")
+        say(f"seat {seat}: {url}  (or scan its QR code on the scoreboard, or open {links['join'][seat]})")
     if "camera" in links:
         say(f"phone camera: {links['camera']} (or scan its QR code on the host console)"
             + (" - the phone warns once that the certificate is the table's own: accept it" if server.secure else ""))

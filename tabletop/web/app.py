@@ -9,6 +9,8 @@
 * ``/seat?token=...`` — a player's page: one token per seat; entries typed here become the
   seat's events; a window's entries stay hidden from other seats until its deadline, and the
   server refuses entries after it (it checks the table clock, not the page's).
+* ``/join/CODE`` — a seat's short code (or its QR code, ``/qr/CODE.svg``) leads to its page;
+  ``/join`` asks for the code (:mod:`tabletop.web.join`).
 
 Tokens travel in the ``X-Tabletop-Token`` header (or a ``token`` query parameter).
 """
@@ -28,7 +30,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -40,6 +42,8 @@ from tabletop import pieces
 from tabletop.session.devices.phones import NoQuestionOpen, PhoneBuzzers
 from tabletop.session.devices.photo_scan import MAX_PHOTO_BYTES, ScanRefused, reads_photos
 from tabletop.session.devices.phone_camera import FRAME_BYTES, CameraStation, camera_token
+from tabletop.session.join_codes import codes_of, seat_of_code
+from tabletop.web.join import WrongCodes, qr_svg
 from tabletop.web.limits import ServerLimits, guarded_protocol, nodelay
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
@@ -140,8 +144,51 @@ def make_app(session: Session) -> Starlette:
 
     async def page(request: Request):
         name = {"/": "scoreboard.html", "/host": "host.html", "/seat": "player.html",
-                "/camera": "camera.html"}[request.url.path]
+                "/camera": "camera.html", "/join": "join.html"}[request.url.path]
         return FileResponse(STATIC / name, headers={"Cache-Control": "no-store"})
+
+    # -- joining by code or QR code (tabletop.web.join) ----------------------------------------
+    wrong_codes = WrongCodes()
+    joined: set[str] = set()          # seats whose page has loaded: the scoreboard stops offering their code
+
+    def public_url(request: Request) -> str:
+        return getattr(request.app.state, "public_url", None) or str(request.base_url).rstrip("/")
+
+    def code_seat(request: Request) -> tuple[str | None, Response | None]:
+        """The seat of the path's code, or the answer to give (429 after too many wrong codes, 404)."""
+        client = request.client.host if request.client else "?"
+        if not wrong_codes.allowed(client):
+            return None, HTMLResponse(_message_page("Too many wrong codes", "Too many wrong codes were tried: wait "
+                                                    "a minute, then type the code again."), status_code=429)
+        seat = seat_of_code(session.tokens, request.path_params["code"])
+        if seat is None:
+            wrong_codes.wrong(client)
+            return None, HTMLResponse(_message_page("No such code", "No seat has that code: check the code "
+                                                    "on the scoreboard or the host console."), status_code=404)
+        return seat, None
+
+    async def join(request: Request):
+        seat, refused = code_seat(request)
+        if seat is None:
+            return refused
+        return RedirectResponse(f"/seat?token={session.tokens['seats'][seat]}", status_code=303)
+
+    async def qr(request: Request):
+        seat, refused = code_seat(request)
+        if seat is None:
+            return refused
+        link = f"{public_url(request)}/join/{codes_of(session.tokens)[seat]}"
+        return Response(await run_in_threadpool(qr_svg, link), media_type="image/svg+xml",
+                        headers={"Cache-Control": "no-store"})
+
+    async def join_list(request: Request):
+        """The codes to show: every seat's for the host, the seats not joined yet on the scoreboard."""
+        codes = codes_of(session.tokens)
+        shown = [s for s in session.setup.players if is_host(request) or s not in joined]
+        base = public_url(request)
+        return JSONResponse({"url": f"{base}/join", "seats": [
+            {"seat": s, "code": codes[s], "link": f"{base}/join/{codes[s]}", "qr": f"/qr/{codes[s]}.svg"}
+            for s in shown]})
 
     async def board(request: Request):
         return JSONResponse(session.board_json())
@@ -214,7 +261,7 @@ def make_app(session: Session) -> Starlette:
             return JSONResponse({"camera": False})
         base = request.app.state.public_url or str(request.base_url).rstrip("/")
         link = f"{base}/camera?token={camera_token(session.tokens)}"
-        return JSONResponse({"camera": True, "link": link, "qr": qr_svg(link), "status": station.status(),
+        return JSONResponse({"camera": True, "link": link, "qr": qr_svg(link, inline=True).decode("utf-8"), "status": station.status(),
                              "recording": station.recording})
 
     async def camera_ws(websocket: WebSocket):
@@ -249,6 +296,8 @@ def make_app(session: Session) -> Starlette:
         if seat is None:
             return _refuse("This seat's token is wrong or missing: use the link printed for your seat.")
 
+        joined.add(seat)
+
         def build() -> dict:
             return session.seat_view(seat, buzzers=phones is not None, scan=scannable)
 
@@ -281,6 +330,20 @@ def make_app(session: Session) -> Starlette:
         except EntryRefused as refused:
             return _refused(refused)
         return JSONResponse(result.to_json())
+
+    async def seat_action(request: Request):
+        """A game action from a seat's page, when the rules give it that seat (SP Classic's asker)."""
+        seat = seat_of(request)
+        if seat is None:
+            return _refuse("This seat's token is wrong or missing: use the link printed for your seat.")
+        try:
+            body = await _json_body(request)
+            reply = await run_in_threadpool(host_commands.run_for_seat, session, seat, body)
+        except EntryRefused as refused:
+            return _refused(refused)
+        except BadRequest as bad:
+            return _refuse(str(bad), bad.status)
+        return JSONResponse(reply.to_json())
 
     async def seat_buzz(request: Request):
         """A phone's buzz-in press, stamped on the phone in table time (``t``)."""
@@ -363,13 +426,14 @@ def make_app(session: Session) -> Starlette:
             clients.discard(key)
 
     routes = [
-        Route("/", page), Route("/host", page), Route("/seat", page), Route("/camera", page),
+        Route("/", page), Route("/host", page), Route("/seat", page), Route("/camera", page), Route("/join", page),
+        Route("/join/{code}", join), Route("/qr/{code}.svg", qr), Route("/api/join", join_list),
         Route("/api/host/camera", host_camera),
         Route("/api/board", board), Route("/api/state", state),
         Route("/api/scan", scan, methods=["POST"]),
         Route("/api/host/state", host_state), Route("/api/host/{action}", host_post, methods=["POST"]),
         Route("/api/seat/state", seat_state), Route("/api/seat/entry", seat_entry, methods=["POST"]),
-        Route("/api/seat/buzz", seat_buzz, methods=["POST"]),
+        Route("/api/seat/buzz", seat_buzz, methods=["POST"]), Route("/api/seat/action", seat_action, methods=["POST"]),
         Route("/api/seat/reading", seat_reading, methods=["POST"]),
         WebSocketRoute("/ws", ws), WebSocketRoute("/ws/clock", clock_ws),
         WebSocketRoute("/ws/camera", camera_ws),
@@ -403,7 +467,7 @@ class WebServer:
         nodelay(self.sock)                  # accepted sockets inherit it (a socket made elsewhere, too)
         self.host, self.port = host, self.sock.getsockname()[1]
         self.app = make_app(session)
-        self.app.state.public_url = self.url
+        self.app.state.public_url = self.url         # what the QR codes point the phones to
         self.limits = limits
         options = dict(log_level="warning", lifespan="off", ws="websockets-sansio",
                        ws_max_size=FRAME_BYTES + 64 * 1024,    # a camera frame is the largest message
@@ -479,6 +543,7 @@ class WebServer:
         tokens = self.session.tokens
         return {"scoreboard": f"{self.url}/", "host": f"{self.url}/host?token={tokens.get('host', '')}",
                 "seats": {s: f"{self.url}/seat?token={t}" for s, t in tokens.get("seats", {}).items()},
+                "join": {s: f"{self.url}/join/{code}" for s, code in codes_of(tokens).items()},
                 **({"camera": f"{self.secure_url or self.url}/camera?token={camera_token(tokens)}"}
                    if self.app.state.station is not None else {})}
 
@@ -500,19 +565,12 @@ class WebServer:
             sock.close()
 
 
-def qr_svg(text: str) -> str:
-    """``text`` as a QR code, an SVG document (segno; black on white, 4 pixels a module).
-
-    >>> qr_svg("http://192.168.1.20:8000/camera?token=x").startswith("<svg")
-    True
-    """
-    import io
-
-    import segno
-
-    out = io.BytesIO()
-    segno.make(text, error="m").save(out, kind="svg", scale=4, dark="#000", light="#fff", xmldecl=False, svgns=True, nl=False)
-    return out.getvalue().decode("utf-8")
+def _message_page(title: str, sentence: str) -> str:
+    """A small page that says one thing, with a way back to the code form."""
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+            f'content="width=device-width, initial-scale=1"><title>{title}</title>'
+            f'<link rel="stylesheet" href="/static/style.css"></head><body><main><section>'
+            f'<p class="msg error">{sentence}</p><a href="/join">Type a code</a></section></main></body></html>')
 
 
 def _lan_address() -> str:

@@ -4,6 +4,7 @@ never an exit, and the game always resumes and exports afterwards."""
 from __future__ import annotations
 
 import json
+import urllib.parse
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,8 +19,8 @@ from tabletop.web.app import make_app
 WORDS = ["market", "penetrate", "cat", "at"]
 POSTS = ["/api/host/event", "/api/host/draw", "/api/host/undo", "/api/host/pause", "/api/host/resume",
          "/api/host/confirm", "/api/host/discard", "/api/host/window", "/api/host/nonsense", "/api/seat/entry",
-         "/api/seat/buzz"]
-GETS = ["/api/state", "/api/host/state", "/api/seat/state", "/api/board", "/", "/host", "/seat"]
+         "/api/seat/buzz", "/api/seat/action"]
+GETS = ["/api/state", "/api/host/state", "/api/seat/state", "/api/board", "/", "/host", "/seat", "/join", "/api/join"]
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=30)
 json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
@@ -81,6 +82,17 @@ def test_random_console_lines_never_exit(tmp_path_factory, lines):
         assert isinstance(console_command(session, line), str)
     session.journal.close()
     resumes_and_exports(path)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=40))
+def test_random_join_codes_never_break_the_table(tmp_path_factory, code):
+    path, session = make(tmp_path_factory)
+    client = TestClient(make_app(session))
+    quoted = urllib.parse.quote(code, safe="")
+    for url in (f"/join/{quoted}", f"/qr/{quoted}.svg"):
+        assert client.get(url, follow_redirects=False).status_code in (303, 404, 429, 200, 307), (url, code)
+    session.journal.close()
 
 
 def test_the_phones_clock_ignores_what_is_not_a_ping(tmp_path_factory):

@@ -52,7 +52,8 @@ def test_sealed_words_no_late_entries_and_the_reveal(dice_table, browser):
             page.click("#send")
             page.wait_for_selector("#msg:has-text('is in')")
         pages["Ann"].select_option("#row", "3")
-        pages["Ann"].click("#cross")                                  # Ann crosses a row out
+        pages["Ann"].click("#cross")                                  # Ann crosses a row out...
+        pages["Ann"].click("#askyes")                                 # ...once she said yes
         pages["Ann"].wait_for_selector("#msg:has-text('cross for row 3 is in')")
         for seat, page in pages.items():                              # nobody sees another's word...
             page.reload()
@@ -60,11 +61,14 @@ def test_sealed_words_no_late_entries_and_the_reveal(dice_table, browser):
             text = page.inner_text("body").upper()
             others = {"Ann": ["CRATE"], "Ben": ["CRATE"], "Cai": ["CAT"]}[seat]
             assert not any(re.search(rf"\b{w}\b", text) for w in others), seat
-        for seat in pages:                                            # ...and no page's data holds them
-            data = json.dumps(session.view()) + pages[seat].evaluate(
+        public = json.dumps(session.view()).upper()                   # ...and no page's data holds them
+        assert "CRATE" not in public and not re.search(r"\bCAT\b", public)
+        for seat in pages:                                            # (her own words are on her own page)
+            data = pages[seat].evaluate(
                 "async () => JSON.stringify(await (await fetch('/api/seat/state?token=' + "
-                "new URLSearchParams(location.search).get('token'))).json())")
-            assert "CRATE" not in data.upper() and not re.search(r"\bCAT\b", data.upper())
+                "new URLSearchParams(location.search).get('token'))).json())").upper()
+            others = {"Ann": ["CRATE"], "Ben": ["CRATE"], "Cai": ["CAT"]}[seat]
+            assert not any(re.search(rf"\b{w}\b", data) for w in others), seat
         session.clock.advance(61)                                     # the sand runs out
         session.tick()
         assert session.game.scored and not session.game.writing

@@ -71,6 +71,22 @@ const T = {
     }
     grid.replaceChildren(...cells);
   },
+  // each seat's QR code and short code (/api/join: every seat for the host, seats not joined yet
+  // for everyone else); the box is hidden when there is none to show
+  async joinCodes(box, token) {
+    const r = await T.get('/api/join', token);
+    if (r.status !== 200) return;
+    box.hidden = !r.body.seats.length;
+    const list = box.querySelector('.joinlist');
+    const key = r.body.seats.map(s => s.code).join();
+    if (list.dataset.key === key) return;
+    list.dataset.key = key;
+    list.replaceChildren(...r.body.seats.map(s => T.el('figure', { class: 'join', 'data-seat': s.seat },
+      T.el('img', { src: s.qr, alt: `QR code for ${s.seat}'s seat`, width: '160', height: '160' }),
+      T.el('figcaption', {}, T.el('b', {}, s.seat), ' ', T.el('code', { class: 'code' }, s.code)))));
+    const where = box.querySelector('.joinurl');
+    if (where) where.textContent = r.body.url;
+  },
   tickTimers() {
     for (const d of document.querySelectorAll('.timer[data-ends]')) {
       const left = Math.max(0, +d.dataset.ends - T.tableNow());
