@@ -162,6 +162,9 @@ class TrieStore:
             self._by_length[n] = tuple(sorted(k[3:] for k in self._trie.keys(f"{n:03d}")))
         return self._by_length[n]
 
+    def has_prefix(self, prefix: str, n: int) -> bool:
+        return bool(self._trie.has_keys_with_prefix(f"{n:03d}{prefix}"))
+
 
 def _compile(language: str, path: pathlib.Path) -> None:
     """Build the dictionary from its word lists into a trie file (written atomically)."""
