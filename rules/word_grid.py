@@ -41,7 +41,7 @@ from rules.games import register_game
 from rules.lexicon import Lexicon, normalise
 from rules.scoring import WordScore
 from rules.word_grid_dice import ALPHABETS, dice_for
-from rules.word_grid_tray import SIZES, BadTray, Tray, letters_in
+from rules.word_grid_tray import Tray, letters_in
 
 SCHEMAS: Schemas = {
     "tray": ({}, {"grid": ROWS, "confidence": NUM}),   # confidence: the camera's, when it read the tray
