@@ -163,7 +163,9 @@ class TrieStore:
         return self._by_length[n]
 
     def has_prefix(self, prefix: str, n: int) -> bool:
-        return bool(self._trie.has_keys_with_prefix(f"{n:03d}{prefix}"))
+        for _ in self._trie.iterkeys(f"{n:03d}{prefix}"):     # the first key with the prefix settles it
+            return True
+        return False
 
 
 def _compile(language: str, path: pathlib.Path) -> None:
