@@ -41,7 +41,7 @@ from rules.games import register_game
 from rules.lexicon import Lexicon, normalise
 from rules.scoring import WordScore
 from rules.word_grid_dice import ALPHABETS, dice_for
-from rules.word_grid_tray import Tray, letters_in
+from rules.word_grid_tray import SEARCH_STEPS, TooHardToCheck, Tray, letters_in
 
 SCHEMAS: Schemas = {
     "tray": ({}, {"grid": ROWS, "confidence": NUM}),   # confidence: the camera's, when it read the tray
@@ -229,7 +229,11 @@ class WordGridGame(Game):
         letters, fewest = letters_in(word), min_letters(tray.size)
         if len(letters) < fewest:
             return f"shorter than {fewest} letters"
-        if tray.chain(letters) is None:
+        try:
+            chained = tray.chain(letters) is not None
+        except TooHardToCheck:
+            return f"too long to check: no chain found in {SEARCH_STEPS:,} steps"
+        if not chained:
             return "not in the tray: no chain of touching dice, each once, reads it"
         if word not in self.lexicon:
             return "not in the dictionary"

@@ -37,10 +37,8 @@ class BadTray(errors.Rejection):
     rule = "not a tray of letter dice"
 
 
-class TooHardToCheck(errors.Rejection):
+class TooHardToCheck(errors.RulesError):
     """A word whose chain through the tray takes too long to settle (a pathological tray)."""
-
-    rule = "too long to check"
 
 
 def letters_in(word: str) -> str:

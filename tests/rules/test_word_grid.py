@@ -211,3 +211,13 @@ def test_the_best_words_the_tray_held():
     found = best_words(tray, EN, 3, "en", limit=50)
     assert found[0] == "STAPLER" and "TAPS" not in found and "QUID" in found
     assert found == sorted(found, key=lambda w: (-len(w), w))
+
+
+def test_a_chain_too_long_to_search_scores_0_and_never_blocks_the_end_of_the_round(monkeypatch):
+    import rules.word_grid as word_grid
+    import rules.word_grid_tray as word_grid_tray
+
+    monkeypatch.setattr(word_grid_tray, "SEARCH_STEPS", 5)
+    monkeypatch.setattr(word_grid, "SEARCH_STEPS", 5)
+    scores = play_round(game(), ["AAAA"] * 4, [("Ann", "a" * 12)])
+    assert scores == [("Ann", "A" * 12, 0, "too long to check: no chain found in 5 steps")]
