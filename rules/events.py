@@ -40,6 +40,8 @@ TEXT, INT, BOOL, NUM = "text", "whole number", "true/false", "number"
 TEXT_LIST, INT_LIST = "list of text", "list of whole numbers"
 #: text or ``null`` (a crossed-out row of a letter-dice sheet)
 TEXT_OR_NULL = "text or null"
+#: rows of text, each a string or a short list of text (a tray of dice: ``["TAPE", ["QU", "I", "T", "S"]]``)
+ROWS = "list of rows (text, or lists of text)"
 
 #: the longest text any event field may hold (a clue's definition is the longest in practice)
 MAX_TEXT = 1000
@@ -96,6 +98,10 @@ def _kind_ok(kind: str, value: Any) -> bool:
         return _text_ok(value)
     if kind == TEXT_OR_NULL:
         return value is None or _text_ok(value)
+    if kind == ROWS:
+        return isinstance(value, list) and len(value) <= MAX_LIST and all(
+            _text_ok(row) or (isinstance(row, list) and len(row) <= MAX_LIST and all(_text_ok(v) for v in row))
+            for row in value)
     if kind == INT:
         return _is_int(value) and abs(value) <= MAX_INT
     if kind == BOOL:

@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import bisect
 import unicodedata
 from typing import Iterable, Iterator, Protocol
 
@@ -45,6 +46,10 @@ class WordStore(Protocol):
         """Every word of ``n`` characters, sorted."""
         ...
 
+    def has_prefix(self, prefix: str, n: int) -> bool:
+        """Does some word of ``n`` characters begin with ``prefix`` (normalised)?"""
+        ...
+
 
 class SetStore:
     """A :class:`WordStore` in memory, from already normalised words.
@@ -73,6 +78,19 @@ class SetStore:
                 table.setdefault(len(word), []).append(word)
             self._by_length = {k: tuple(sorted(ws)) for k, ws in table.items()}
         return self._by_length.get(n, ())
+
+    def has_prefix(self, prefix: str, n: int) -> bool:
+        return _sorted_has_prefix(self.of_length(n), prefix)
+
+
+def _sorted_has_prefix(words: tuple[str, ...], prefix: str) -> bool:
+    """Does a word of the sorted ``words`` begin with ``prefix``?
+
+    >>> _sorted_has_prefix(("CAT", "COT", "DOG"), "CO"), _sorted_has_prefix(("CAT", "DOG"), "CO")
+    (True, False)
+    """
+    at = bisect.bisect_left(words, prefix)
+    return at < len(words) and words[at].startswith(prefix)
 
 
 class Lexicon:
@@ -120,6 +138,16 @@ class Lexicon:
         """
         return self._store.of_length(n)
 
+    def has_prefix(self, prefix: str, n: int) -> bool:
+        """Does a listed word of ``n`` characters begin with ``prefix``? The prefix must be
+        normalised already (:func:`normalise`): a word-search asks this thousands of times.
+
+        >>> lex = Lexicon(["cat", "cats", "dog"])
+        >>> lex.has_prefix("CA", 3), lex.has_prefix("CA", 4), lex.has_prefix("CA", 5), lex.has_prefix("DA", 3)
+        (True, True, False, False)
+        """
+        return self._store.has_prefix(prefix, n)
+
     def words(self) -> Iterable[str]:
         """Every listed word, normalised."""
         return self._store
@@ -160,3 +188,10 @@ class _AmendedStore:
     def of_length(self, n: int) -> tuple[str, ...]:
         words = {w for w in self._base.of_length(n) if w not in self._removed}
         return tuple(sorted(words | {w for w in self._added if len(w) == n}))
+
+    def has_prefix(self, prefix: str, n: int) -> bool:
+        if any(len(w) == n and w.startswith(prefix) for w in self._added):
+            return True
+        if not any(len(w) == n and w.startswith(prefix) for w in self._removed):
+            return self._base.has_prefix(prefix, n)
+        return _sorted_has_prefix(self.of_length(n), prefix)

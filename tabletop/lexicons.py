@@ -162,6 +162,11 @@ class TrieStore:
             self._by_length[n] = tuple(sorted(k[3:] for k in self._trie.keys(f"{n:03d}")))
         return self._by_length[n]
 
+    def has_prefix(self, prefix: str, n: int) -> bool:
+        for _ in self._trie.iterkeys(f"{n:03d}{prefix}"):     # the first key with the prefix settles it
+            return True
+        return False
+
 
 def _compile(language: str, path: pathlib.Path) -> None:
     """Build the dictionary from its word lists into a trie file (written atomically)."""

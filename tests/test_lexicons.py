@@ -52,3 +52,11 @@ def test_bad_house_word_lists(tmp_path, content, message):
     with pytest.raises(UserError) as caught:
         load_wordlist(path)
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize("prefix, length", [("QU", 5), ("XYL", 9), ("ZZQ", 4), ("", 3), ("CAT", 3), ("STAPLE", 8)])
+def test_a_prefix_lookup_in_the_trie_agrees_with_the_words_of_a_length(english, prefix, length):
+    words = english.words_of_length(length)
+    assert english.has_prefix(prefix, length) == any(w.startswith(prefix) for w in words)
+    amended = english.amended(remove=[w for w in words if w.startswith(prefix)][:3])
+    assert amended.has_prefix(prefix, length) == any(w.startswith(prefix) for w in amended.words_of_length(length))

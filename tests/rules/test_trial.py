@@ -52,6 +52,16 @@ def letter_dice_move(game: Any, data: st.DataObject) -> dict[str, Any]:
     return {"type": "word", "player": player, "row": row, "word": data.draw(st.sampled_from(words))}
 
 
+def word_grid_move(game: Any, data: st.DataObject) -> dict[str, Any]:
+    if not game.finding:
+        if data.draw(st.booleans()):
+            return {"type": "tray"}                                   # the table shakes from the seed
+        return {"type": "tray", "grid": data.draw(st.lists(st.text("CATERSON*", min_size=4, max_size=4),
+                                                           min_size=4, max_size=4))}
+    player = data.draw(st.sampled_from(game.setup.players))
+    return {"type": "word", "player": player, "word": data.draw(st.sampled_from(["cat", "act", "tea", "xyz", "at"]))}
+
+
 def sequence_move(game: Any, data: st.DataObject) -> dict[str, Any]:
     player = game.whose_turn() or data.draw(st.sampled_from(game.setup.players))
     if game.virtual and data.draw(st.booleans()):
@@ -92,7 +102,7 @@ class Table:
     def build(self, seed: int) -> Game:
         if self.game_id == "questique":
             board, lexicon = standard_board(), QUESTIQUE_LEXICON
-        elif self.game_id == "letter-dice":
+        elif self.game_id in ("letter-dice", "word-grid"):
             board, lexicon = None, LETTER_DICE_WORDS
         else:
             board = load_board(self.game_id, required=game_class(self.game_id).board_layers)
@@ -114,6 +124,8 @@ TABLES = [
     Table("extradiction-sp", "speed", 2, crossword_move),
     Table("letter-dice", None, 2, letter_dice_move),
     Table("letter-dice", None, 3, letter_dice_move, {"own_repeats": "zero", "invalid_words_block": True}),
+    Table("word-grid", None, 3, word_grid_move),
+    Table("word-grid", None, 2, word_grid_move, {"size": 5, "pieces": "virtual"}),
     Table("sequence-letters", None, 2, sequence_move),
     Table("sequence-letters", None, 2, sequence_move, VIRTUAL),
     Table("sequence-letters", None, 3, sequence_move, VIRTUAL),

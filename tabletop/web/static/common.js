@@ -87,6 +87,13 @@ const T = {
     const where = box.querySelector('.joinurl');
     if (where) where.textContent = r.body.url;
   },
+  // a tray of letter dice (the word grid): rows of faces, a wild face shown as a star
+  tray(box, rows) {
+    box.hidden = !rows;
+    if (!rows) return;
+    box.style.gridTemplateColumns = `repeat(${rows.length}, 2.6rem)`;
+    box.replaceChildren(...rows.flat().map(f => T.el('span', { class: 'die' + (f.length > 1 ? ' two' : '') }, f === '*' ? '★' : f)));
+  },
   tickTimers() {
     for (const d of document.querySelectorAll('.timer[data-ends]')) {
       const left = Math.max(0, +d.dataset.ends - T.tableNow());
