@@ -46,6 +46,7 @@ def test_a_whole_round_on_phones(grid_table, browser):
     board = phone(browser, server.url + "/")
     try:
         host.wait_for_selector("#console:not([hidden])")
+        host.click("#advanced summary")                                  # the raw event box is folded away
         host.fill("#raw", json.dumps({"type": "tray", "grid": TRAY}))
         host.click("#send")
         host.wait_for_selector("#msg:has-text('the 4x4 tray is ready')")
