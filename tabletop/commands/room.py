@@ -1,0 +1,106 @@
+"""``tabletop room init|serve``: a room of tables over MQTT (docs/room.md)."""
+
+from __future__ import annotations
+
+import pathlib
+import time
+
+from tabletop.cli import command
+from tabletop.errors import UserError
+
+
+def _init(args) -> int:
+    from tabletop.room.broker import init_room
+    tables = [t.strip() for t in args.tables.split(",") if t.strip()] if not args.tables.isdigit() \
+        else [str(n) for n in range(1, int(args.tables) + 1)]
+    if not tables:
+        raise UserError("name the tables: --tables 6 (tables 1 to 6) or --tables 1,2,blue")
+    tls = (args.tls_cert, args.tls_key) if args.tls_cert and args.tls_key else None
+    if bool(args.tls_cert) != bool(args.tls_key):
+        raise UserError("TLS needs both --tls-cert and --tls-key")
+    files = init_room(args.folder, args.room, tables, port=args.port, tls=tls)
+    print(f"room {args.room}: {len(tables)} tables, files in {files.folder} (private: 0600)")
+    print(f"  broker:   mosquitto -c {files.conf}   (or: tabletop room serve --with-broker {files.folder} ...)")
+    print(f"  room:     tabletop room serve --broker mqtt{'s' if tls else ''}://HOST:{args.port} {args.room} "
+          f"--credentials {files.credentials('room')}")
+    print(f"  table T:  tabletop play GAME --players ... --room mqtt{'s' if tls else ''}://HOST:{args.port}/{args.room} "
+          f"--table T --room-credentials {files.folder}/table-T.toml")
+    return 0
+
+
+def _serve(args) -> int:
+    from tabletop.room.address import RoomAddress
+    from tabletop.room.broker import RoomFiles, load_credentials, protection, start_broker
+    from tabletop.room.service import RoomService
+    from tabletop.room.web import RoomServer
+    address = RoomAddress.broker(args.broker, args.room)
+    credentials_file = args.credentials
+    broker = None
+    if args.with_broker:
+        files = RoomFiles(pathlib.Path(args.with_broker))
+        if not files.conf.exists():
+            raise UserError(f"no {files.conf}: run `tabletop room init {args.with_broker} {args.room}` first")
+        credentials_file = credentials_file or str(files.credentials("room"))
+        broker = start_broker(files.conf)
+        time.sleep(0.5)
+        if broker.poll() is not None:
+            raise UserError("mosquitto did not start: " + (broker.stderr.read().decode(errors="replace")[-300:]
+                                                           if broker.stderr else ""))
+        print(f"broker: mosquitto (process {broker.pid}) with {files.conf}")
+    credentials = load_credentials(credentials_file, args.ca_file)
+    roster = {t.strip() for t in args.tables.split(",")} if args.tables else None
+    journal = args.journal or f"room-{address.room}.sqlite"
+    service = RoomService(address, journal, credentials=credentials, roster=roster,
+                          export_dir=args.export).start()
+    server = RoomServer(service, host=args.host, port=args.port, token=args.token).start()
+    print(f"room {address.room} on {address.host}:{address.port}; journal {journal}")
+    print(f"room page:    {server.url}/")
+    print(f"room console: {server.url}/console?token={server.token}", flush=True)
+    for line in protection(address.tls, bool(credentials.username)):
+        print(line)
+    try:
+        while True:
+            time.sleep(1)
+            if broker is not None and broker.poll() is not None:
+                print("the broker stopped; the room waits for it (tables keep their outboxes)")
+                broker = None
+    except KeyboardInterrupt:
+        print("room stopped; `tabletop room serve` again carries on from its journal")
+    finally:
+        server.stop()
+        service.close()
+        if broker is not None:
+            broker.terminate()
+            broker.wait(timeout=5)
+    return 0
+
+
+@command("room", "a room of tables over MQTT: `room init` (broker passwords and ACL), `room serve`")
+def run(args) -> int:
+    return _init(args) if args.action == "init" else _serve(args)
+
+
+def _arguments(parser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    init = sub.add_parser("init", help="write mosquitto's password file, ACL and config for a room")
+    init.add_argument("folder", help="where to write them (e.g. ./club-room)")
+    init.add_argument("room", help="the room's name (letters, digits, - and _)")
+    init.add_argument("--tables", default="6", help="how many tables (1..N) or their names: 1,2,blue (default 6)")
+    init.add_argument("--port", type=int, default=1883, help="the broker's port (default 1883)")
+    init.add_argument("--tls-cert", metavar="FILE", help="the broker's certificate (TLS; tables use mqtts://)")
+    init.add_argument("--tls-key", metavar="FILE", help="the broker's private key")
+    serve = sub.add_parser("serve", help="run the room service: leaderboard, console, duplicate play")
+    serve.add_argument("room", help="the room's name")
+    serve.add_argument("--broker", default="mqtt://127.0.0.1:1883", help="mqtt://HOST:PORT (default local)")
+    serve.add_argument("--with-broker", metavar="FOLDER", help="start mosquitto with the config `room init` wrote")
+    serve.add_argument("--credentials", metavar="FILE", help="the room's file from `room init` (room.toml)")
+    serve.add_argument("--ca-file", metavar="FILE", help="with mqtts://: the CA of the broker's certificate")
+    serve.add_argument("--tables", help="only these tables (comma-separated); others are refused")
+    serve.add_argument("--journal", metavar="FILE", help="the room's own journal (default room-ROOM.sqlite)")
+    serve.add_argument("--export", metavar="FOLDER", help="where `end` writes the records and standings")
+    serve.add_argument("--host", default="0.0.0.0", help="serve the room page on (default 0.0.0.0)")
+    serve.add_argument("--port", type=int, default=8090, help="the room page's port (default 8090)")
+    serve.add_argument("--token", help="the console's token (default: a new one, printed)")
+
+
+run.arguments = _arguments
