@@ -70,6 +70,7 @@ class TableLink:
         self._early: set[int] = set()        # acks that came before publish() returned
         self._inflight_lock = threading.Lock()
         self._wake = threading.Event()
+        self._announce = threading.Event()       # connected again: say hello and the state again
         self._stop = threading.Event()
         self._commands: queue.Queue[Command] = queue.Queue()
         self._seen_commands: set[int] = set()
@@ -87,13 +88,9 @@ class TableLink:
     # -- starting and stopping ------------------------------------------------------------------
     def start(self) -> "TableLink":
         """Catch up with the journal, say hello, and start sending (the broker may be away)."""
-        setup = {k: v for k, v in self.session.setup_data.items() if k in PUBLIC_SETUP}
-        self.outbox.put(self.topics.hello(self.table), encode({"v": VERSION, "table": self.table,
-                                                               "game_id": self.session.game_id, "setup": setup,
-                                                               "title": self.session.title()}), retain=True)
         with self.session.lock:
             self._unsubscribe = self.session.subscribe(self._session_message)
-            self.collect()
+            self.announce()
         self.client.connect()
         for thread in self._threads:
             thread.start()
@@ -120,12 +117,24 @@ class TableLink:
         self.outbox.close()
 
     # -- the session's side: write the outbox, in the session's thread ----------------------------
+    def announce(self) -> None:
+        """Put the hello, the entries not yet put and the state in the outbox (at the start and on
+        every connection: a broker that restarted has forgotten its retained messages).
+        Called with the session's lock held."""
+        setup = {k: v for k, v in self.session.setup_data.items() if k in PUBLIC_SETUP}
+        self.outbox.put(self.topics.hello(self.table), encode({"v": VERSION, "table": self.table,
+                                                               "game_id": self.session.game_id, "setup": setup,
+                                                               "title": self.session.title()}), retain=True)
+        self._health = None
+        self.collect(state=True)
+
     def _session_message(self, message: dict[str, Any]) -> None:
         self.collect()
 
-    def collect(self) -> int:
+    def collect(self, state: bool = False) -> int:
         """Put the entries journalled since the last call (and the state, and health when it
-        changed) in the outbox; how many entries. Called with the session's lock held."""
+        changed; ``state``: the state in any case) in the outbox; how many entries. Called with
+        the session's lock held."""
         game_id = self.session.game_id
         with self._lock:
             last = self.outbox.last_put(game_id)
@@ -134,7 +143,7 @@ class TableLink:
             self.outbox.put_entries(game_id, self.topics.entries(self.table),
                                     [(e.seq, encode(entry_message(self.table, game_id, e.to_json(), now)))
                                      for e in entries])
-            if entries or last == 0:
+            if entries or state:
                 last = entries[-1].seq if entries else last
                 self.outbox.put(self.topics.state(self.table),
                                 encode({"v": VERSION, "table": self.table, "game_id": game_id, "at": now,
@@ -154,6 +163,7 @@ class TableLink:
         self.client.subscribe(self.topics.command_all, self.topics.command_for(self.table))
         self.client.publish(self.topics.status(self.table),
                             encode({"v": VERSION, "table": self.table, "status": "online"}), retain=True)
+        self._announce.set()
         self._wake.set()
 
     def _disconnected(self) -> None:
@@ -175,11 +185,15 @@ class TableLink:
         while not self._stop.is_set():
             self._wake.wait(0.5)
             self._wake.clear()
-            if time.monotonic() - last_sweep > 1.0:      # entries no session message announced
-                last_sweep = time.monotonic()
+            if time.monotonic() - last_sweep > 1.0 or self._announce.is_set():
+                last_sweep = time.monotonic()              # entries no session message announced
                 if self.session.lock.acquire(timeout=0.2):
                     try:
-                        self.collect()
+                        if self._announce.is_set():
+                            self._announce.clear()
+                            self.announce()
+                        else:
+                            self.collect()
                     except Exception:
                         log.exception("room link: reading the journal failed")
                     finally:

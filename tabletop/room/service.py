@@ -114,7 +114,8 @@ class RoomService:
             self.client.publish(self.topics.room_status, encode({"v": VERSION, "status": "offline"}), retain=True)
         self.client.close()
         for thread in self._threads:
-            thread.join(timeout=3)
+            if thread.is_alive():
+                thread.join(timeout=3)
         self.store.close()
 
     def _connected(self) -> None:

@@ -95,7 +95,7 @@ class TableReplica:
 
     def _apply(self, entry: dict[str, Any]) -> None:
         kind = entry["kind"]
-        if kind == "event" and entry.get("status") != "rejected":
+        if kind == "event":       # the rules decide again (a refused event changes nothing), whatever the status says
             try:
                 self.game.apply(entry["body"])
                 self.accepted.append(int(entry["seq"]))

@@ -4,7 +4,6 @@ the room's commands reach the table."""
 
 from __future__ import annotations
 
-import pytest
 
 from rules.game import GameSetup
 from tabletop.room.address import RoomAddress
