@@ -243,8 +243,9 @@ class TableLink:
             self._commands.put(command)
 
     def _resend(self, game_id: str, after: int) -> None:
-        """The room misses entries after ``after``: the journal has them all."""
-        if game_id != self.session.game_id:
+        """The room misses entries of ``game_id`` after ``after``: the journal has them all (an
+        earlier game of this table's journal too: a table that has left answers when it is back)."""
+        if game_id != self.session.game_id and self.session.journal.game(game_id) is None:
             return
         entries = self.session.journal.entries(game_id, after=after)[:500]
         now = self.clock()

@@ -6,7 +6,8 @@ set-up and its journal's events and undos, each with its table time). The driver
 game in JOURNAL (or resumes it after a crash), joins the room at URL as table TABLE, and plays the
 steps from ``journal.count(game)`` on, ``PACE`` real seconds apart, so a killed driver restarted
 carries on without losing or repeating an input. Prints ``ready N`` once joined, ``done`` when
-the game is over and the outbox is empty.
+the game is over and the outbox is empty, then stays linked (answering the room) until its
+standard input closes.
 """
 
 from __future__ import annotations
@@ -85,8 +86,9 @@ def main(argv: list[str]) -> int:
     deadline = time.monotonic() + 60
     while len(link.outbox) and time.monotonic() < deadline:
         time.sleep(0.05)
-    link.close()
     print("done", flush=True)
+    sys.stdin.read()                 # linked until told to go (the room may still ask for a gap)
+    link.close()
     return 0
 
 
