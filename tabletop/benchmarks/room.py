@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import resource
 import shutil
 import socket
 import subprocess

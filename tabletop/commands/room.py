@@ -19,6 +19,11 @@ def _init(args) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         raise UserError("TLS needs both --tls-cert and --tls-key")
     files = init_room(args.folder, args.room, tables, port=args.port, tls=tls)
+    import os
+    closed = [str(p) for p in files.folder.resolve().parents if p.stat().st_mode & 0o001 == 0]
+    if os.geteuid() == 0 and closed:
+        print(f"warning: as root, mosquitto drops to its own user, which cannot enter {closed[0]}; "
+              f"choose a folder it can reach (e.g. under /srv or /tmp), or `chmod o+x` the folders above")
     print(f"room {args.room}: {len(tables)} tables, files in {files.folder} (private: 0600)")
     print(f"  broker:   mosquitto -c {files.conf}   (or: tabletop room serve --with-broker {files.folder} ...)")
     print(f"  room:     tabletop room serve --broker mqtt{'s' if tls else ''}://HOST:{args.port} {args.room} "

@@ -45,7 +45,7 @@ def conf_text(folder: pathlib.Path, port: int, tls: tuple[str, str] | None = Non
     lines = ["# made by `tabletop room init`", "per_listener_settings false", "allow_anonymous false",
              f"password_file {folder / 'passwd'}", f"acl_file {folder / 'acl'}",
              "persistence true", f"persistence_location {folder}/", "autosave_interval 5",
-             "max_queued_messages 100000", "max_inflight_messages 100", "message_size_limit 1048576",
+             "max_queued_messages 100000", "max_inflight_messages 100", "max_packet_size 1048576",
              f"listener {port} {bind}"]
     if tls:
         lines += [f"certfile {tls[0]}", f"keyfile {tls[1]}"]
@@ -65,8 +65,13 @@ class RoomFiles:
     folder: pathlib.Path
 
     @property
+    def broker_folder(self) -> pathlib.Path:
+        """mosquitto's own files: password file, ACL, config, persistence."""
+        return self.folder / "broker"
+
+    @property
     def conf(self) -> pathlib.Path:
-        return self.folder / "mosquitto.conf"
+        return self.broker_folder / "mosquitto.conf"
 
     def credentials(self, who: str) -> pathlib.Path:
         """``room`` or a table's name -> its credentials file."""
@@ -83,19 +88,34 @@ def init_room(folder: str | os.PathLike, room: str, tables: list[str], *, port: 
     if passwd_tool is None:
         raise UserError("mosquitto_passwd is not installed: `sudo apt-get install mosquitto` (./tabletop.sh setup does)")
     out = pathlib.Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
-    os.chmod(out, 0o700)
-    passwd = out / "passwd"
+    files = RoomFiles(out)
+    files.broker_folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(out, 0o711)                  # the broker may pass through to broker/, never list the passwords
+    os.chmod(files.broker_folder, 0o700)
+    passwd = files.broker_folder / "passwd"
     _write_private(passwd, "")
     users = [ROOM_USER] + [table_user(t) for t in tables]
-    files = RoomFiles(out)
     for user, who in zip(users, [ROOM_USER] + tables):
         password = secrets.token_urlsafe(18)
         subprocess.run([passwd_tool, "-b", str(passwd), user, password], check=True, capture_output=True)
         _write_private(files.credentials(who), f'room = "{room}"\nusername = "{user}"\npassword = "{password}"\n')
-    _write_private(out / "acl", acl_text(room, tables))
-    _write_private(files.conf, conf_text(out.resolve(), port, tls, bind))
+    _write_private(files.broker_folder / "acl", acl_text(room, tables))
+    _write_private(files.conf, conf_text(files.broker_folder.resolve(), port, tls, bind))
+    _give_to_broker_user(files.broker_folder)
     return files
+
+
+def _give_to_broker_user(folder: pathlib.Path) -> None:
+    """mosquitto started as root drops to the ``mosquitto`` user: let it read its own files."""
+    if os.geteuid() != 0:
+        return
+    try:
+        import pwd
+        user = pwd.getpwnam("mosquitto")
+    except KeyError:
+        return
+    for path in [folder, *folder.iterdir()]:
+        os.chown(path, user.pw_uid, user.pw_gid)
 
 
 def load_credentials(path: str | os.PathLike | None, ca_file: str | None = None) -> Credentials:

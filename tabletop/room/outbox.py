@@ -56,13 +56,15 @@ class Outbox:
         self._db.executescript(SCHEMA)
 
     def put(self, topic: str, payload: bytes, retain: bool = False) -> None:
-        """Keep ``payload`` for ``topic`` until it is sent (a retained one replaces its waiting older self)."""
+        """Keep ``payload`` for ``topic`` until it is sent (a retained one replaces its waiting
+        older self, in its place: a hello stays ahead of the entries put after it)."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
-            if retain:
-                self._db.execute("DELETE FROM outbox WHERE topic = ? AND retain = 1", (topic,))
-            self._db.execute("INSERT INTO outbox (topic, payload, retain) VALUES (?, ?, ?)",
-                             (topic, payload, int(retain)))
+            replaced = retain and self._db.execute("UPDATE outbox SET payload = ? WHERE topic = ? AND retain = 1",
+                                                   (payload, topic)).rowcount
+            if not replaced:
+                self._db.execute("INSERT INTO outbox (topic, payload, retain) VALUES (?, ?, ?)",
+                                 (topic, payload, int(retain)))
             self._db.execute("COMMIT")
 
     def put_entries(self, game_id: str, topic: str, messages: list[tuple[int, bytes]]) -> None:

@@ -53,6 +53,7 @@ class TableInfo:
     last_seen: float = 0.0
     asked: float = 0.0                 # when the room last asked it to resend
     asked_after: int = -1
+    behind_since: tuple[int, float] | None = None   # (the room's last contiguous seq, since when)
 
 
 class RoomService:
@@ -247,10 +248,14 @@ class RoomService:
                     continue
                 last = info.state.last_seq if info.state and info.state.game_id == replica.game_id else 0
                 if max(last, replica.ahead) <= replica.applied_seq:
+                    info.behind_since = None
+                    continue
+                if info.behind_since is None or info.behind_since[0] != replica.applied_seq:
+                    info.behind_since = (replica.applied_seq, now)     # QoS 1 may still bring it: wait a little
+                    continue
+                if now - info.behind_since[1] < GAP_PATIENCE / 3:
                     continue
                 if info.asked_after == replica.applied_seq and now - info.asked < GAP_PATIENCE:
-                    continue
-                if info.asked_after != replica.applied_seq and now - info.asked < GAP_PATIENCE / 3:
                     continue
                 info.asked, info.asked_after = now, replica.applied_seq
                 asked.append(info.table)
