@@ -270,7 +270,8 @@ class TableLink:
         session = self.session
         name = command.name
         if name == "next":
-            for key in ("clue", "clue-read", "roll"):
+            from tabletop.session.host_commands import HOST_BUTTONS
+            for key in HOST_BUTTONS["next"]:
                 if session.host_action(key, source="room") is not None:
                     self.say(f"room: next round ({key})")
                     return
