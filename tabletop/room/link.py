@@ -37,6 +37,20 @@ log = logging.getLogger(__name__)
 PUBLIC_SETUP = ("game", "variant", "players", "seed", "language", "rounds", "board", "lexicon", "options", "deck")
 
 
+def for_the_room(entry: dict[str, Any]) -> dict[str, Any]:
+    """A journal entry as the room gets it: a hand lesson without its images (the room never
+    reads handwriting, and a player's hand stays at the table).
+
+    >>> for_the_room({"kind": "hand-lesson", "body": {"player": "Ann", "letters": "AB", "images": ["x", "y"]}})["body"]
+    {'player': 'Ann', 'letters': 'AB', 'images_left_out': 2}
+    """
+    if entry.get("kind") == "hand-lesson" and isinstance(entry.get("body"), dict) and "images" in entry["body"]:
+        body = {k: v for k, v in entry["body"].items() if k != "images"}
+        body["images_left_out"] = len(entry["body"]["images"] or [])
+        return {**entry, "body": body}
+    return entry
+
+
 def summary_of(session: "Session | None", last_seq: int) -> dict[str, Any]:
     """The state summary the room shows for a table (``session`` ``None``: nothing yet)."""
     if session is None:
@@ -141,7 +155,7 @@ class TableLink:
             entries = self.session.journal.entries(game_id, after=last)
             now = self.clock()
             self.outbox.put_entries(game_id, self.topics.entries(self.table),
-                                    [(e.seq, encode(entry_message(self.table, game_id, e.to_json(), now)))
+                                    [(e.seq, encode(entry_message(self.table, game_id, for_the_room(e.to_json()), now)))
                                      for e in entries])
             if entries or state:
                 last = entries[-1].seq if entries else last
@@ -250,8 +264,8 @@ class TableLink:
         entries = self.session.journal.entries(game_id, after=after)[:500]
         now = self.clock()
         for entry in entries:
-            self.outbox.put(self.topics.entries(self.table), encode(entry_message(self.table, game_id,
-                                                                                  entry.to_json(), now)))
+            self.outbox.put(self.topics.entries(self.table),
+                            encode(entry_message(self.table, game_id, for_the_room(entry.to_json()), now)))
         self._wake.set()
 
     def _command_loop(self) -> None:
@@ -289,6 +303,8 @@ class TableLink:
                 if any(a.key == "roll" for a in session.game.actions()):
                     session.submit({"type": "roll", "faces": list(command.args["faces"])}, source="room")
                     self.say("room: the room's roll, the same at every table: " + " ".join(command.args["faces"]))
+                else:
+                    self.say("room: the room rolled, but this table is not waiting for a roll now")
         elif name == "deck":
             if session.table.uses_clue_deck:
                 from tabletop.decks import deck_of_kind

@@ -210,7 +210,7 @@ def parse(table: str, kind: str, payload: bytes) -> Message:
         if entry_kind not in ENTRY_KINDS:
             raise Refused(f"{entry_kind[:40]!r} is not a journal kind a table writes")
         status = data.get("status")
-        if status not in ENTRY_STATUSES:
+        if not isinstance(status, str) or status not in ENTRY_STATUSES:
             raise Refused(f"an entry's status is one of {', '.join(sorted(ENTRY_STATUSES))}")
         body, result = data.get("body"), data.get("result")
         if not isinstance(body, dict):

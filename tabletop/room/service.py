@@ -162,6 +162,10 @@ class RoomService:
         except Refused as refusal:
             self.refuse(topic, str(refusal))
             return
+        except (TypeError, ValueError, KeyError, AttributeError) as error:     # a check that missed a shape
+            log.exception("a message on %s broke a check", topic[:200])
+            self.refuse(topic, f"the message could not be read ({type(error).__name__})")
+            return
         with self.lock:
             info = self.tables.setdefault(table, TableInfo(table))
             info.last_seen = time.time()
@@ -257,15 +261,21 @@ class RoomService:
                     continue
                 if info.asked_after == replica.applied_seq and now - info.asked < GAP_PATIENCE:
                     continue
+                try:
+                    self.send("resend", table=info.table, game_id=replica.game_id, after=replica.applied_seq)
+                except Refused:                      # not connected: asked again once it is
+                    continue
                 info.asked, info.asked_after = now, replica.applied_seq
                 asked.append(info.table)
-                self.send("resend", table=info.table, game_id=replica.game_id, after=replica.applied_seq)
         return asked
 
     # -- commands --------------------------------------------------------------------------------
     def send(self, name: str, table: str | None = None, **args: Any) -> Command:
         """Publish the command ``name`` to every table (or to ``table``); journalled and numbered."""
         Command.make(0, name, **args)                # check before numbering
+        if not self.client.connected.is_set():
+            raise Refused(f"the room is not connected to the broker {self.address.host}:{self.address.port} "
+                          "now; nothing was sent (try again when the page says connected)")
         number = self.store.next_command_id({"command": name, "table": table, **args})
         command = Command.make(number, name, **args)
         self.client.publish(self.topics.command_for(table) if table else self.topics.command_all, command.encode())
@@ -305,9 +315,8 @@ class RoomService:
         """End every table's game and export every record and the standings (CSV and JSON)."""
         self.send("end")
         folder = folder or self.export_dir or f"room-{self.address.room}-export"
-        with self.lock:
-            current = [r for (t, g), r in self.replicas.items() if self.tables.get(t) and self.tables[t].game_id == g]
-            return write_export(folder, current or list(self.replicas.values()), self.board(room_unique=True))
+        with self.lock:                  # every game every table played in this room
+            return write_export(folder, list(self.replicas.values()), self.board(room_unique=True))
 
     # -- what the page shows ---------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:

@@ -24,6 +24,8 @@ def test_a_gap_is_asked_for_after_a_moment_and_again_only_when_nothing_came(tmp_
         room.handle("tabletop/club/tables/1/state", encode({"v": 1, "table": "1", "game_id": "g1", "at": 1.0,
                                                             "last_seq": len(entries), "totals": {}}))
         assert room.ask_for_gaps(now=100.0) == []                 # it may still come
+        assert room.ask_for_gaps(now=100.0 + GAP_PATIENCE) == []  # no broker: nothing asked, nothing noted
+        room.client.connected.set()                               # (as if connected: paho keeps what it cannot send)
         assert room.ask_for_gaps(now=100.0 + GAP_PATIENCE) == ["1"]
         asked = [c for c in room.store.commands() if c["command"] == "resend"]
         assert asked[-1]["after"] == 1 and asked[-1]["table"] == "1"
