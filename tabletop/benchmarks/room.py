@@ -103,6 +103,7 @@ def _rss_mb() -> float:
 
 def _projector(url: str, stop: threading.Event, updates: list[int]) -> None:
     """The room page's reader: receives every update over the WebSocket."""
+    from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
     with connect(url) as ws:
         while not stop.is_set():
@@ -111,6 +112,8 @@ def _projector(url: str, stop: threading.Event, updates: list[int]) -> None:
                 updates[0] += 1
             except TimeoutError:
                 continue
+            except ConnectionClosed:          # the room's page closed at the end of the run
+                return
 
 
 def measure(tables: int, seconds: float, say: Any = print) -> dict[str, Any]:

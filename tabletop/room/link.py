@@ -81,7 +81,7 @@ class TableLink:
                                              else f"{journal_path}.room-outbox"))
         self._lock = threading.Lock()        # putting entries: one writer at a time
         self._inflight: dict[int, int] = {}  # paho message id -> outbox id
-        self._early: set[int] = set()        # acks that came before publish() returned
+        self._early: dict[int, float] = {}   # acks that came before publish() returned -> when
         self._inflight_lock = threading.Lock()
         self._wake = threading.Event()
         self._announce = threading.Event()       # connected again: say hello and the state again
@@ -188,8 +188,8 @@ class TableLink:
     def _acked(self, mid: int) -> None:
         with self._inflight_lock:
             outbox_id = self._inflight.pop(mid, None)
-            if outbox_id is None:
-                self._early.add(mid)
+            if outbox_id is None:            # publish() has not returned yet (or a stale ack: it expires)
+                self._early[mid] = time.monotonic()
                 return
         self.outbox.done(outbox_id)
         self._wake.set()
@@ -223,6 +223,9 @@ class TableLink:
         with self._inflight_lock:
             busy = set(self._inflight.values())
             room = 100 - len(busy)
+            now = time.monotonic()
+            for stale in [m for m, when in self._early.items() if now - when > 2.0]:
+                del self._early[stale]
         if room <= 0:
             return
         for message in self.outbox.waiting(limit=len(busy) + room):
@@ -232,8 +235,9 @@ class TableLink:
             if mid is None:
                 return
             with self._inflight_lock:
-                if mid in self._early:
-                    self._early.discard(mid)
+                # an ack seen just before publish() returned is this message's; an old one (paho
+                # resending after a reconnect) is not, and message ids wrap at 65535
+                if time.monotonic() - self._early.pop(mid, float("-inf")) < 2.0:
                     acked = True
                 else:
                     self._inflight[mid] = message.id
