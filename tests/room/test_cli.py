@@ -58,3 +58,16 @@ def test_the_export_holds_every_tables_record_and_the_standings(tmp_path):
     from tabletop.session.core import load_game_parts
     board, lexicon = load_game_parts(setup)
     assert replay(Record.from_json(record), board, lexicon).totals == replica.totals
+
+
+def test_doctor_says_which_room_the_table_joins(broker, tmp_path):
+    from tabletop.commands.doctor import MISSING, OK, OPTIONAL, _room
+    config = load_config(None, search=False)
+    assert _room(config)[0] == OPTIONAL
+    config["room"].update(url=f"{broker.url}/club", table="3")
+    level, text = _room(config)
+    assert level == OK and "table 3 of mqtt://127.0.0.1" in text
+    broker.kill()
+    assert _room(config)[0] == OPTIONAL and "outbox catches up" in _room(config)[1]
+    config["room"]["table"] = ""
+    assert _room(config)[0] == MISSING
