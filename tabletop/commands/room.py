@@ -56,7 +56,7 @@ def _serve(args) -> int:
     roster = {t.strip() for t in args.tables.split(",")} if args.tables else None
     journal = args.journal or f"room-{address.room}.sqlite"
     service = RoomService(address, journal, credentials=credentials, roster=roster,
-                          export_dir=args.export).start()
+                          export_dir=args.export, room_unique=args.room_unique).start()
     server = RoomServer(service, host=args.host, port=args.port, token=args.token).start()
     print(f"room {address.room} on {address.host}:{address.port}; journal {journal}")
     print(f"room page:    {server.url}/")
@@ -103,6 +103,8 @@ def _arguments(parser) -> None:
     serve.add_argument("--tables", help="only these tables (comma-separated); others are refused")
     serve.add_argument("--journal", metavar="FILE", help="the room's own journal (default room-ROOM.sqlite)")
     serve.add_argument("--export", metavar="FOLDER", help="where `end` writes the records and standings")
+    serve.add_argument("--room-unique", action="store_true", help="duplicate letter-dice rounds: also score "
+                       "each word only if no other table wrote it from the same roll")
     serve.add_argument("--host", default="0.0.0.0", help="serve the room page on (default 0.0.0.0)")
     serve.add_argument("--port", type=int, default=8090, help="the room page's port (default 8090)")
     serve.add_argument("--token", help="the console's token (default: a new one, printed)")

@@ -60,12 +60,13 @@ class RoomService:
     """One room: ``start()``, then read :meth:`snapshot`, send commands, ``close()``."""
 
     def __init__(self, address: RoomAddress, journal: str, *, credentials: Credentials = Credentials(),
-                 roster: set[str] | None = None, export_dir: str | None = None):
+                 roster: set[str] | None = None, export_dir: str | None = None, room_unique: bool = False):
         self.address = address
         self.topics = Topics(address.room)
         self.store = Received(journal)
         self.roster = roster
         self.export_dir = export_dir
+        self.room_unique = room_unique      #: score duplicate rounds' words across the whole room too
         self.replicas: dict[tuple[str, str], TableReplica] = {}
         self.tables: dict[str, TableInfo] = {}
         self.lock = threading.RLock()
@@ -316,7 +317,7 @@ class RoomService:
         self.send("end")
         folder = folder or self.export_dir or f"room-{self.address.room}-export"
         with self.lock:                  # every game every table played in this room
-            return write_export(folder, list(self.replicas.values()), self.board(room_unique=True))
+            return write_export(folder, list(self.replicas.values()), self.board(room_unique=self.room_unique))
 
     # -- what the page shows ---------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
@@ -333,10 +334,11 @@ class RoomService:
                 if replica is not None:
                     line.update(replica.summary())
                 tables.append(line)
-            board = self.board(room_unique=bool(self.rolls()))
+            board = self.board(room_unique=self.room_unique)
             return {"room": self.address.room, "broker": f"{self.address.host}:{self.address.port}",
                     "connected": self.client.connected.is_set(), "tables": tables,
                     "leaderboard": {g: [s.to_json() for s in lines] for g, lines in board.items()},
                     "counted": sum(r.counted for r in self.replicas.values()), "duplicates": self.duplicates,
                     "refused": self.refused, "refusals": self.store.refusals(10), "rolls": self.rolls(),
+                    "room_unique": self.room_unique,
                     "version": self.version}

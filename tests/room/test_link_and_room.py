@@ -115,3 +115,39 @@ def test_a_restarted_room_counts_nothing_twice(broker, tmp_path):
     finally:
         link.close()
         room.close()
+
+
+def test_next_deck_seats_and_end_from_the_console(broker, tmp_path):
+    from tabletop.decks import builtin_deck
+    from tabletop.room.web import console_action
+
+    room = RoomService(RoomAddress.broker(broker.url, "club"), str(tmp_path / "room.sqlite"),
+                       export_dir=str(tmp_path / "export")).start()
+    dice = _table(tmp_path, "1")
+    sp = Session.create(Journal(tmp_path / "sp.sqlite"), GameSetup("extradiction-sp", ("Ann", "Ben", "Cai"),
+                                                                   variant="classic", seed=1),
+                        "extradiction-sp", clock=SimClock(), game_id="g2", deck=builtin_deck("en").shuffled(1))
+    said: list[str] = []
+    links = [TableLink(s, RoomAddress.broker(broker.url, "club"), str(n), say=said.append).start()
+             for n, s in ((1, dice), (2, sp))]
+    try:
+        wait_for(lambda: room.client.connected.is_set() and all(link.client.connected.is_set() for link in links))
+        import time
+        time.sleep(0.3)
+        console_action(room, "next", {})                     # letter dice: the table rolls for the players
+        wait_for(lambda: dice.game.round is not None, what="the next round")
+        answer = console_action(room, "deck", {"seed": 5})    # SP: the room's clue card order
+        assert answer["seed"] == 5
+        wait_for(lambda: [c.id for c in sp.deck] == [c.id for c in builtin_deck("en").shuffled(5)],
+                 what="the room's deck")
+        seating = console_action(room, "seats", {"kind": "swiss", "size": 2})["seating"]
+        assert sorted(sum(seating.values(), [])) == ["Ann", "Ben", "Cai"]
+        wait_for(lambda: any(line.startswith("room: next round at this table") for line in said))
+        files = console_action(room, "end", {})["files"]
+        wait_for(lambda: dice.game.over and sp.game.over, what="every game to end")
+        assert any(f.endswith("standings.csv") for f in files)
+        assert (tmp_path / "export" / "table-1-g1.json").exists()
+    finally:
+        for link in links:
+            link.close()
+        room.close()

@@ -164,3 +164,26 @@ def test_garbage_through_a_real_broker_leaves_the_room_counting(broker, tmp_path
         rogue.loop_stop()
         link.close()
         room.close()
+
+
+def test_room_wide_uniqueness_scores_a_word_only_one_table_wrote():
+    from types import SimpleNamespace as NS
+
+    from tabletop.room.duplicate import room_unique_points
+
+    class Game:
+        def __init__(self, rows):
+            self.rows = rows
+
+        def rounds_json(self):
+            return [self.rows]
+
+        def faces_of(self, n):
+            return ("C", "A", "T", "S")
+
+    tables = [NS(table="1", setup={"game": "letter-dice"}, game=Game({"Ann": [{"word": "CAT", "score": 3}],
+                                                                        "Ben": [{"word": "ACTS", "score": 4}]})),
+              NS(table="2", setup={"game": "letter-dice"}, game=Game({"Cai": [{"word": "CAT", "score": 3}],
+                                                                        "Dan": [{"word": None, "score": 0}]}))]
+    assert room_unique_points(tables, [["C", "A", "T", "S"]]) == {("1", "Ben"): 4}
+    assert room_unique_points(tables, [["D", "O", "G"]]) == {}

@@ -38,7 +38,7 @@ def _words(session: Session) -> None:
 
 def test_three_tables_a_duplicate_round_and_a_table_that_drops_out(broker, tmp_path, page):  # noqa: F811
     address = RoomAddress.broker(broker.url, "club")
-    room = RoomService(address, str(tmp_path / "room.sqlite")).start()
+    room = RoomService(address, str(tmp_path / "room.sqlite"), room_unique=True).start()
     server = RoomServer(room, token="secret").start()
     sessions = [Session.create(Journal(tmp_path / f"t{n}.sqlite"), GameSetup("letter-dice", ("Ann", "Ben"), seed=n),
                                "", clock=SimClock(), game_id=f"game-{n}") for n in (1, 2, 3)]
@@ -59,6 +59,9 @@ def test_three_tables_a_duplicate_round_and_a_table_that_drops_out(broker, tmp_p
             _words(s)
         ann = sum(s.game.totals["Ann"] for s in sessions)
         page.wait_for_selector(f"section[data-game='letter-dice'] tr[data-player='Ann'] td.points:text-is('{ann}')")
+        # Ann wrote the same word at every table: it scores at each table, but nowhere in the room
+        assert page.inner_text("section[data-game='letter-dice'] tr[data-player='Ann'] td.room-unique") == "0"
+        assert int(page.inner_text("section[data-game='letter-dice'] tr[data-player='Ben'] td.room-unique")) > 0
 
         links[2].close()                                        # table 3's Wi-Fi drops
         page.wait_for_selector("#table-3[data-online='false']")
