@@ -2,8 +2,10 @@
 added up from the room's copies of the tables' games (:mod:`tabletop.room.tables`).
 
 >>> from types import SimpleNamespace as NS
->>> a = NS(table="1", setup={"game": "letter-dice"}, totals={"Ann": 9, "Ben": 4}, game=NS(over=True, winner="Ann"))
->>> b = NS(table="2", setup={"game": "letter-dice"}, totals={"Ann": 3, "Cai": 5}, game=NS(over=False, winner=None))
+>>> a = NS(table="1", setup={"game": "letter-dice"},
+...        summary=lambda: {"totals": {"Ann": 9, "Ben": 4}, "over": True, "winner": "Ann"})
+>>> b = NS(table="2", setup={"game": "letter-dice"},
+...        summary=lambda: {"totals": {"Ann": 3, "Cai": 5}, "over": False, "winner": None})
 >>> [(r.player, r.points, r.wins, r.games) for r in leaderboard([a, b])["letter-dice"]]
 [('Ann', 12, 1, 2), ('Cai', 5, 0, 1), ('Ben', 4, 0, 1)]
 """
@@ -15,14 +17,12 @@ from typing import Any, Iterable, Protocol
 
 
 class Replica(Protocol):
+    """A table's game as the room keeps it (:class:`tabletop.room.tables.TableReplica`)."""
+
     table: str
     setup: dict[str, Any]
 
-    @property
-    def totals(self) -> dict[str, int]: ...
-
-    @property
-    def game(self) -> Any: ...
+    def summary(self) -> dict[str, Any]: ...
 
 
 @dataclass
@@ -48,8 +48,9 @@ def leaderboard(replicas: Iterable[Replica], extra: dict[tuple[str, str], int] |
     for replica in replicas:
         game = str(replica.setup.get("game"))
         lines = boards.setdefault(game, {})
-        winner = replica.game.winner if replica.game.over else None
-        for player, points in replica.totals.items():
+        summary = replica.summary()
+        winner = summary["winner"] if summary["over"] else None
+        for player, points in summary["totals"].items():
             line = lines.setdefault(player, Standing(player))
             line.points += points
             line.games += 1

@@ -64,10 +64,11 @@ class TableReplica:
         self.accepted: list[int] = []              # seq of each event in game.events
         self.counted = 0                           # entries applied (each exactly once)
         self.last_at = 0.0                         # the table's wall time of the last entry applied
+        self._summary: dict[str, Any] | None = None  # what the page shows, made again after a change
 
     @property
     def totals(self) -> dict[str, int]:
-        return dict(self.game.totals)
+        return dict(self.summary()["totals"])
 
     @property
     def ahead(self) -> int:
@@ -83,6 +84,7 @@ class TableReplica:
         if len(self.waiting) >= MAX_WAITING:
             raise ValueError(f"table {self.table} is more than {MAX_WAITING} entries ahead of a gap")
         self.waiting[seq] = entry
+        self._summary = None
         done = 0
         while self.applied_seq + 1 in self.waiting:
             following = self.waiting.pop(self.applied_seq + 1)
@@ -90,6 +92,7 @@ class TableReplica:
             self.applied_seq += 1
             self.counted += 1
             self.last_at = float(following.get("at") or 0.0)
+            self._summary = None
             done += 1
         return done
 
@@ -113,9 +116,13 @@ class TableReplica:
                 log.warning("table %s: undo of %s is not of the last accepted event; ignored", self.table, target)
 
     def summary(self) -> dict[str, Any]:
-        """What the room page shows of the table's game."""
+        """What the room page shows of the table's game (kept until the next entry changes it)."""
+        if self._summary is not None:
+            return self._summary
         game = self.game
-        return {"game_id": self.game_id, "game": self.setup.get("game"), "variant": self.setup.get("variant"),
-                "players": list(self.setup.get("players") or []), "totals": self.totals, "over": game.over,
-                "winner": game.winner if game.over else None, "applied_seq": self.applied_seq,
-                "waiting": len(self.waiting), "events": len(game.events)}
+        self._summary = {"game_id": self.game_id, "game": self.setup.get("game"),
+                         "variant": self.setup.get("variant"), "players": list(self.setup.get("players") or []),
+                         "totals": dict(game.totals), "over": game.over,
+                         "winner": game.winner if game.over else None, "applied_seq": self.applied_seq,
+                         "waiting": len(self.waiting), "events": len(game.events)}
+        return self._summary
