@@ -154,20 +154,20 @@ class TableLink:
             last = self.outbox.last_put(game_id)
             entries = self.session.journal.entries(game_id, after=last)
             now = self.clock()
-            self.outbox.put_entries(game_id, self.topics.entries(self.table),
-                                    [(e.seq, encode(entry_message(self.table, game_id, for_the_room(e.to_json()), now)))
-                                     for e in entries])
+            retained: list[tuple[str, bytes]] = []
             if entries or state:
                 last = entries[-1].seq if entries else last
-                self.outbox.put(self.topics.state(self.table),
-                                encode({"v": VERSION, "table": self.table, "game_id": game_id, "at": now,
-                                        **summary_of(self.session, last)}), retain=True)
+                retained.append((self.topics.state(self.table),
+                                 encode({"v": VERSION, "table": self.table, "game_id": game_id, "at": now,
+                                         **summary_of(self.session, last)})))
             devices = dict(self.session.devices)
             if devices != self._health:
                 self._health = devices
-                self.outbox.put(self.topics.health(self.table),
-                                encode({"v": VERSION, "table": self.table, "devices": devices, "at": now}),
-                                retain=True)
+                retained.append((self.topics.health(self.table),
+                                 encode({"v": VERSION, "table": self.table, "devices": devices, "at": now})))
+            self.outbox.put_entries(game_id, self.topics.entries(self.table),
+                                    [(e.seq, encode(entry_message(self.table, game_id, for_the_room(e.to_json()), now)))
+                                     for e in entries], retained)
         if entries:
             self._wake.set()
         return len(entries)

@@ -19,6 +19,7 @@ import os
 import sqlite3
 import threading
 from dataclasses import dataclass
+from typing import Sequence
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -60,25 +61,34 @@ class Outbox:
         older self, in its place: a hello stays ahead of the entries put after it)."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
-            replaced = retain and self._db.execute("UPDATE outbox SET payload = ? WHERE topic = ? AND retain = 1",
-                                                   (payload, topic)).rowcount
-            if not replaced:
-                self._db.execute("INSERT INTO outbox (topic, payload, retain) VALUES (?, ?, ?)",
-                                 (topic, payload, int(retain)))
+            if retain:
+                self._put_retained(topic, payload)
+            else:
+                self._db.execute("INSERT INTO outbox (topic, payload, retain) VALUES (?, ?, 0)", (topic, payload))
             self._db.execute("COMMIT")
 
-    def put_entries(self, game_id: str, topic: str, messages: list[tuple[int, bytes]]) -> None:
+    def put_entries(self, game_id: str, topic: str, messages: list[tuple[int, bytes]],
+                    retained: Sequence[tuple[str, bytes]] = ()) -> None:
         """Keep the entries ``messages`` (``(seq, payload)``, in order) and remember the last seq
-        put, in one transaction, so an entry is put once and only once."""
-        if not messages:
+        put, then the ``retained`` messages (``(topic, payload)``: the state, the health), all in
+        one transaction (one disk write), so an entry is put once and only once."""
+        if not messages and not retained:
             return
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.executemany("INSERT INTO outbox (topic, payload, retain) VALUES (?, ?, 0)",
                                  [(topic, payload) for _, payload in messages])
-            self._db.execute("INSERT INTO sent (game_id, seq) VALUES (?, ?) ON CONFLICT(game_id) "
-                             "DO UPDATE SET seq = MAX(seq, excluded.seq)", (game_id, messages[-1][0]))
+            if messages:
+                self._db.execute("INSERT INTO sent (game_id, seq) VALUES (?, ?) ON CONFLICT(game_id) "
+                                 "DO UPDATE SET seq = MAX(seq, excluded.seq)", (game_id, messages[-1][0]))
+            for retained_topic, payload in retained:
+                self._put_retained(retained_topic, payload)
             self._db.execute("COMMIT")
+
+    def _put_retained(self, topic: str, payload: bytes) -> None:
+        if not self._db.execute("UPDATE outbox SET payload = ? WHERE topic = ? AND retain = 1",
+                                (payload, topic)).rowcount:
+            self._db.execute("INSERT INTO outbox (topic, payload, retain) VALUES (?, ?, 1)", (topic, payload))
 
     def last_put(self, game_id: str) -> int:
         """The last entry seq of ``game_id`` put in the outbox (0: none)."""

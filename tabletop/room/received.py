@@ -16,12 +16,13 @@ False
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 import threading
 import time
-from typing import Any
+from typing import Any, Iterator
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -58,11 +59,23 @@ class Received:
 
     def __init__(self, path: str | os.PathLike):
         self.path = str(path)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(SCHEMA)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Make every write inside one transaction (one disk write for a batch of messages)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def add_hello(self, table: str, game_id: str, hello: dict[str, Any]) -> bool:
         """Keep a table's hello for its game; ``False`` when it was known already."""
@@ -129,11 +142,9 @@ class Received:
     def next_command_id(self, command: dict[str, Any]) -> int:
         """Number a command (numbers only grow, across restarts) and keep it."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             (last,) = self._db.execute("SELECT COALESCE(MAX(id), 0) FROM commands").fetchone()
             number = int(last) + 1
             self._db.execute("INSERT INTO commands VALUES (?, ?, ?)", (number, time.time(), json.dumps(command)))
-            self._db.execute("COMMIT")
         return number
 
     def commands(self) -> list[dict[str, Any]]:

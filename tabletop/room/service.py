@@ -39,6 +39,8 @@ GAP_PATIENCE = 1.5
 #: the most messages waiting for the room's worker; beyond, the broker's redelivery and the
 #: tables' resends bring them again
 MAX_QUEUE = 50_000
+#: the most games whose entries the room holds while it waits for their hello
+MAX_ORPHANS = 1000
 
 
 @dataclass
@@ -79,6 +81,7 @@ class RoomService:
         self._inbox: queue.Queue[tuple[str, bytes] | None] = queue.Queue(MAX_QUEUE)
         self._stop = threading.Event()
         self.listeners: list[Callable[[], None]] = []
+        self._orphans: dict[tuple[str, str], list[tuple[str, EntryMessage]]] = {}   # entries before their hello
         self.client = Client(address, f"tabletop-{address.room}-room", credentials=credentials, clean_session=False,
                              will=(self.topics.room_status, encode({"v": VERSION, "status": "offline"})),
                              on_message=self._received, on_connect=self._connected)
@@ -132,14 +135,22 @@ class RoomService:
             log.warning("the room is %d messages behind; %s dropped (a table will resend it)", MAX_QUEUE, topic)
 
     def _work(self) -> None:
+        """Handle what came, a batch at a time: one journal transaction for everything waiting."""
         while not self._stop.is_set():
-            item = self._inbox.get()
-            if item is None:
-                return
-            try:
-                self.handle(*item)
-            except Exception:                 # never: but a bug here must not stop the room
-                log.exception("the room could not handle a message on %s", item[0][:200])
+            batch = [self._inbox.get()]
+            while len(batch) < 500:
+                try:
+                    batch.append(self._inbox.get_nowait())
+                except queue.Empty:
+                    break
+            with self.lock, self.store.transaction():      # always the room's lock first, then the journal's
+                for item in batch:
+                    if item is None:
+                        return
+                    try:
+                        self.handle(*item)
+                    except Exception:             # never: but a bug here must not stop the room
+                        log.exception("the room could not handle a message on %s", item[0][:200])
 
     def refuse(self, topic: str, reason: str) -> None:
         """Log a refused message; it changes nothing else."""
@@ -193,11 +204,18 @@ class RoomService:
             self.store.add_hello(hello.table, hello.game_id, {"setup": hello.setup, "title": hello.title})
             self.replicas[key] = replica
         info.game_id = hello.game_id
+        for orphan_topic, entry in self._orphans.pop(key, []):
+            self._entry(orphan_topic, entry)
 
     def _entry(self, topic: str, entry: EntryMessage) -> None:
         replica = self.replicas.get((entry.table, entry.game_id))
         if replica is None:
-            self.refuse(topic, f"table {entry.table} has not said which game {entry.game_id[:40]!r} is")
+            # its hello may be on its way (a retained hello comes after what the broker queued):
+            # held, never counted, until it comes; beyond MAX_ORPHANS, refused (the table resends)
+            if len(self._orphans) >= MAX_ORPHANS:
+                self.refuse(topic, f"table {entry.table} has not said which game {entry.game_id[:40]!r} is")
+            else:
+                self._orphans.setdefault((entry.table, entry.game_id), []).append((topic, entry))
             return
         data = entry.to_json()
         if not self.store.add_entry(entry.table, entry.game_id, entry.seq, data):

@@ -37,3 +37,18 @@ def test_a_gap_is_asked_for_after_a_moment_and_again_only_when_nothing_came(tmp_
         assert json.loads(entries[1][1])["seq"] == 2
     finally:
         room.close()
+
+
+def test_entries_before_their_hello_wait_for_it_and_are_counted_once(tmp_path):
+    room = RoomService(RoomAddress("127.0.0.1", 1, "club"), str(tmp_path / "room.sqlite"))
+    try:
+        hello, *entries = LEGIT
+        for topic, payload in entries:                            # the broker's queue, then the retained hello
+            room.handle(topic, payload)
+        assert room.replicas == {} and room.refused == 0
+        room.handle(*hello)
+        replica = room.replicas[("1", "g1")]
+        assert replica.applied_seq == len(entries) == replica.counted
+        assert replica.totals == SESSION.game.totals
+    finally:
+        room.close()
