@@ -83,6 +83,7 @@ class TableLink:
         self._inflight: dict[int, int] = {}  # paho message id -> outbox id
         self._early: dict[int, float] = {}   # acks that came before publish() returned -> when
         self._inflight_lock = threading.Lock()
+        self._acked_ids: list[int] = []        # acknowledged, to be deleted from the outbox in one go
         self._wake = threading.Event()
         self._announce = threading.Event()       # connected again: say hello and the state again
         self._stop = threading.Event()
@@ -124,6 +125,9 @@ class TableLink:
         for thread in self._threads:
             if thread.is_alive():
                 thread.join(timeout=2)
+        with self._inflight_lock:
+            acked, self._acked_ids = self._acked_ids, []
+        self.outbox.done(*acked)
         if self.client.connected.is_set():
             self.client.publish(self.topics.status(self.table),
                                 encode({"v": VERSION, "table": self.table, "status": "offline"}), retain=True)
@@ -191,7 +195,7 @@ class TableLink:
             if outbox_id is None:            # publish() has not returned yet (or a stale ack: it expires)
                 self._early[mid] = time.monotonic()
                 return
-        self.outbox.done(outbox_id)
+            self._acked_ids.append(outbox_id)
         self._wake.set()
 
     def _send_loop(self) -> None:
@@ -221,8 +225,11 @@ class TableLink:
 
     def _send_waiting(self) -> None:
         with self._inflight_lock:
-            busy = set(self._inflight.values())
-            room = 100 - len(busy)
+            acked, self._acked_ids = self._acked_ids, []
+        self.outbox.done(*acked)                       # one disk write for every ack since the last time
+        with self._inflight_lock:
+            busy = set(self._inflight.values()) | set(self._acked_ids)
+            room = 100 - len(self._inflight)
             now = time.monotonic()
             for stale in [m for m, when in self._early.items() if now - when > 2.0]:
                 del self._early[stale]
@@ -238,12 +245,9 @@ class TableLink:
                 # an ack seen just before publish() returned is this message's; an old one (paho
                 # resending after a reconnect) is not, and message ids wrap at 65535
                 if time.monotonic() - self._early.pop(mid, float("-inf")) < 2.0:
-                    acked = True
+                    self._acked_ids.append(message.id)
                 else:
                     self._inflight[mid] = message.id
-                    acked = False
-            if acked:
-                self.outbox.done(message.id)
 
     # -- the room's commands ----------------------------------------------------------------------
     def _received(self, topic: str, payload: bytes) -> None:

@@ -103,10 +103,15 @@ class Outbox:
                                     (limit,)).fetchall()
         return [Outgoing(int(r[0]), str(r[1]), bytes(r[2]), bool(r[3])) for r in rows]
 
-    def done(self, message_id: int) -> None:
-        """The broker acknowledged ``message_id``: forget it."""
+    def done(self, *message_ids: int) -> None:
+        """The broker acknowledged ``message_ids``: forget them (in one transaction). A crash
+        before this is written sends them again: a duplicate, which the room drops."""
+        if not message_ids:
+            return
         with self._lock:
-            self._db.execute("DELETE FROM outbox WHERE id = ?", (message_id,))
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.executemany("DELETE FROM outbox WHERE id = ?", [(i,) for i in message_ids])
+            self._db.execute("COMMIT")
 
     def __len__(self) -> int:
         with self._lock:
