@@ -21,6 +21,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -31,6 +32,10 @@ from typing import Any
 
 from tabletop.benchmarks.stats import percentile, progress_log, report_line
 
+#: simulated tables a process: paho waits on its sockets with select(), which cannot watch a file
+#: descriptor numbered 1024 or more, and each table holds about nine (two SQLite files in WAL
+#: mode, its socket); a real table is one process
+TABLES_A_PROCESS = 50
 #: a table journals one entry every this many seconds on average
 SECONDS_PER_ENTRY = 3.0
 TARGET_P99_MS = 250.0
@@ -135,30 +140,43 @@ def measure(tables: int, seconds: float, say: Any = print) -> dict[str, Any]:
     reader = threading.Thread(target=_projector, args=(f"ws://127.0.0.1:{server.port}/ws", stop, updates), daemon=True)
     reader.start()
     say(f"room on mqtt://127.0.0.1:{port}/bench; starting {tables} simulated tables ...")
-    child = subprocess.Popen([sys.executable, "-m", "tabletop.benchmarks.room", str(address), str(tables),
-                              str(seconds), tables_folder], stdout=subprocess.PIPE, text=True,
-                             env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
-    assert child.stdout is not None
-    ready = child.stdout.readline()                  # "ready": every table made and linked
-    if not ready.startswith("ready"):
-        raise RuntimeError("the simulated tables did not start")
+    children = []
+    for first in range(0, tables, TABLES_A_PROCESS):
+        count = min(TABLES_A_PROCESS, tables - first)
+        children.append(subprocess.Popen([sys.executable, "-m", "tabletop.benchmarks.room", str(address), str(first),
+                                          str(count), str(seconds), tables_folder], stdout=subprocess.PIPE, text=True,
+                                         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}))
+    linked = 0
+    for child in children:
+        assert child.stdout is not None
+        ready = child.stdout.readline().split()                 # "ready N": every table made, N linked
+        if not ready or ready[0] != "ready":
+            raise RuntimeError("the simulated tables did not start")
+        linked += int(ready[1])
+    if linked < tables:
+        raise RuntimeError(f"only {linked} of {tables} simulated tables reached the broker")
     idle0, idle_wall0 = time.process_time(), time.monotonic()
     time.sleep(1.0)                                  # every table linked, none journalling yet: the idle room
     idle_rate = (time.process_time() - idle0) / (time.monotonic() - idle_wall0)
     service.latencies.clear()
     counted0 = sum(r.counted for r in service.replicas.values())
     cpu0, broker0, wall0 = time.process_time(), _cpu_seconds(broker.pid), time.monotonic()
-    child.stdout.readline()                          # "done": the tables stopped journalling
+    for child in children:
+        os.kill(child.pid, signal.SIGUSR1)           # every table starts journalling now
+    for child in children:
+        assert child.stdout is not None
+        child.stdout.readline()                      # "done": the tables stopped journalling
     wall = time.monotonic() - wall0
     cpu, broker_cpu = time.process_time() - cpu0, _cpu_seconds(broker.pid) - broker0
-    journalled = int(child.stdout.readline().split()[1])
+    journalled = sum(int(child.stdout.readline().split()[1]) for child in children if child.stdout)
     deadline = time.monotonic() + 30
     while sum(r.counted for r in service.replicas.values()) < journalled and time.monotonic() < deadline:
         time.sleep(0.1)
     counted = sum(r.counted for r in service.replicas.values())
     entries = counted - counted0
-    child.terminate()
-    child.wait(timeout=30)
+    for child in children:
+        child.terminate()
+        child.wait(timeout=30)
     latencies = sorted(service.latencies)
     stop.set()
     rss = _rss_mb()
@@ -207,8 +225,9 @@ def run(args: Any) -> int:
 
 
 # -- the simulated tables (the child process) ---------------------------------------------------
-def _simulate(url: str, tables: int, seconds: float, folder: str) -> None:
-    """``tables`` tables playing demo games' events at :data:`SECONDS_PER_ENTRY`, for ``seconds``."""
+def _simulate(url: str, first: int, tables: int, seconds: float, folder: str) -> None:
+    """``tables`` tables (named from ``first`` on) playing demo games' events at
+    :data:`SECONDS_PER_ENTRY`, for ``seconds`` from the parent's signal."""
     from rules.game import GameSetup
     from tabletop.room.address import RoomAddress
     from tabletop.room.link import TableLink
@@ -220,9 +239,11 @@ def _simulate(url: str, tables: int, seconds: float, folder: str) -> None:
     scripts = [demo_steps("letter-dice"), demo_steps("extradiction-sp")]
     parts = [load_game_parts(s["setup"]) for s in scripts]
     address = RoomAddress.parse(url)
-    rng = random.Random(26)
+    rng = random.Random(26 + first)
+    go = threading.Event()
+    signal.signal(signal.SIGUSR1, lambda *_: go.set())
     sessions, links, plans = [], [], []
-    for n in range(tables):
+    for n in range(first, first + tables):
         k = n % len(scripts)
         setup = scripts[k]["setup"]
         journal = Journal(os.path.join(folder, f"table-{n}.sqlite"))
@@ -233,8 +254,11 @@ def _simulate(url: str, tables: int, seconds: float, folder: str) -> None:
         sessions.append(session)
         links.append(TableLink(session, address, str(n)).start())
         plans.append((list(scripts[k]["steps"]), [0]))
-    print("ready", flush=True)
-    time.sleep(1.0)
+    deadline = time.monotonic() + 30
+    while not all(link.client.connected.is_set() for link in links) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    print(f"ready {sum(link.client.connected.is_set() for link in links)}", flush=True)
+    go.wait(120)
     started = time.monotonic()
     due = [(started + rng.expovariate(1 / SECONDS_PER_ENTRY), n) for n in range(tables)]
     while True:
@@ -259,4 +283,4 @@ def _simulate(url: str, tables: int, seconds: float, folder: str) -> None:
 
 
 if __name__ == "__main__":
-    _simulate(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4])
+    _simulate(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), sys.argv[5])
