@@ -82,6 +82,8 @@ class RoomService:
         self._stop = threading.Event()
         self.listeners: list[Callable[[], None]] = []
         self._orphans: dict[tuple[str, str], list[tuple[str, EntryMessage]]] = {}   # entries before their hello
+        self._refusals: collections.deque[dict[str, Any]] = collections.deque(self.store.refusals(10), maxlen=10)
+        self._rolls: list[list[str]] = [c["faces"] for c in self.store.commands() if c.get("command") == "roll"]
         self.client = Client(address, f"tabletop-{address.room}-room", credentials=credentials, clean_session=False,
                              will=(self.topics.room_status, encode({"v": VERSION, "status": "offline"})),
                              on_message=self._received, on_connect=self._connected)
@@ -143,7 +145,9 @@ class RoomService:
                     batch.append(self._inbox.get_nowait())
                 except queue.Empty:
                     break
-            with self.lock, self.store.transaction():      # always the room's lock first, then the journal's
+            # the journal's lock, then the room's for each message (never the other way round: the
+            # page reads the room under its lock alone, and is not kept waiting for the disk)
+            with self.store.transaction():
                 for item in batch:
                     if item is None:
                         return
@@ -157,6 +161,7 @@ class RoomService:
         self.refused += 1
         log.warning("refused a message on %s: %s", topic[:200], reason)
         self.store.refuse(topic, reason)
+        self._refusals.appendleft({"at": time.time(), "topic": topic[:200], "reason": reason[:300]})
         self._changed()
 
     def handle(self, topic: str, payload: bytes) -> None:
@@ -263,7 +268,8 @@ class RoomService:
         """Ask each table that is behind (its own last seq, or entries waiting past a gap) to send
         again from the room's last contiguous entry; the tables asked."""
         now = time.time() if now is None else now
-        asked = []
+        asked: list[str] = []
+        due: list[tuple[TableInfo, str, int]] = []
         with self.lock:
             for info in self.tables.values():
                 replica = self.replicas.get((info.table, info.game_id or ""))
@@ -280,12 +286,15 @@ class RoomService:
                     continue
                 if info.asked_after == replica.applied_seq and now - info.asked < GAP_PATIENCE:
                     continue
-                try:
-                    self.send("resend", table=info.table, game_id=replica.game_id, after=replica.applied_seq)
-                except Refused:                      # not connected: asked again once it is
-                    continue
-                info.asked, info.asked_after = now, replica.applied_seq
-                asked.append(info.table)
+                due.append((info, replica.game_id, replica.applied_seq))
+        for info, game_id, after in due:              # the room's lock is never held while journalling
+            try:
+                self.send("resend", table=info.table, game_id=game_id, after=after)
+            except Refused:                           # not connected: asked again once it is
+                continue
+            with self.lock:
+                info.asked, info.asked_after = now, after
+            asked.append(info.table)
         return asked
 
     # -- commands --------------------------------------------------------------------------------
@@ -298,11 +307,13 @@ class RoomService:
         number = self.store.next_command_id({"command": name, "table": table, **args})
         command = Command.make(number, name, **args)
         self.client.publish(self.topics.command_for(table) if table else self.topics.command_all, command.encode())
+        if name == "roll":
+            self._rolls.append(list(args["faces"]))
         return command
 
     def rolls(self) -> list[list[str]]:
         """The duplicate rolls the room has dealt, in order."""
-        return [c["faces"] for c in self.store.commands() if c.get("command") == "roll"]
+        return [list(faces) for faces in self._rolls]
 
     def roll_everywhere(self, language: str = "en") -> list[str]:
         """Deal the room's next roll to every table (the same letters everywhere)."""
@@ -357,6 +368,6 @@ class RoomService:
                     "connected": self.client.connected.is_set(), "tables": tables,
                     "leaderboard": {g: [s.to_json() for s in lines] for g, lines in board.items()},
                     "counted": sum(r.counted for r in self.replicas.values()), "duplicates": self.duplicates,
-                    "refused": self.refused, "refusals": self.store.refusals(10), "rolls": self.rolls(),
+                    "refused": self.refused, "refusals": list(self._refusals), "rolls": self.rolls(),
                     "room_unique": self.room_unique,
                     "version": self.version}
