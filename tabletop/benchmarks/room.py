@@ -89,6 +89,11 @@ def _start_broker(folder: str) -> tuple[subprocess.Popen, int]:
     raise RuntimeError("mosquitto did not start")
 
 
+def _stop_process(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    proc.wait(timeout=5)
+
+
 def _cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of process ``pid`` (Linux ``/proc``)."""
     try:
@@ -131,61 +136,70 @@ def measure(tables: int, seconds: float, say: Any = print) -> dict[str, Any]:
     folder = tempfile.mkdtemp(prefix="tabletop-bench-room-")
     # the simulated tables' journals and outboxes: each stands for a Pi with its own SD card, so
     # they live in memory (tmpfs) rather than all on this machine's one disk; the room's is on disk
-    tables_folder = tempfile.mkdtemp(prefix="tabletop-bench-tables-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
-    broker, port = _start_broker(folder)
-    address = RoomAddress("127.0.0.1", port, "bench")
-    service = RoomService(address, os.path.join(folder, "room.sqlite")).start()
-    server = RoomServer(service).start()
-    stop, updates = threading.Event(), [0]
-    reader = threading.Thread(target=_projector, args=(f"ws://127.0.0.1:{server.port}/ws", stop, updates), daemon=True)
-    reader.start()
-    say(f"room on mqtt://127.0.0.1:{port}/bench; starting {tables} simulated tables ...")
-    children = []
-    for first in range(0, tables, TABLES_A_PROCESS):
-        count = min(TABLES_A_PROCESS, tables - first)
-        children.append(subprocess.Popen([sys.executable, "-m", "tabletop.benchmarks.room", str(address), str(first),
-                                          str(count), str(seconds), tables_folder], stdout=subprocess.PIPE, text=True,
-                                         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}))
-    linked = 0
-    for child in children:
-        assert child.stdout is not None
-        ready = child.stdout.readline().split()                 # "ready N": every table made, N linked
-        if not ready or ready[0] != "ready":
-            raise RuntimeError("the simulated tables did not start")
-        linked += int(ready[1])
-    if linked < tables:
-        raise RuntimeError(f"only {linked} of {tables} simulated tables reached the broker")
-    idle0, idle_wall0 = time.process_time(), time.monotonic()
-    time.sleep(1.0)                                  # every table linked, none journalling yet: the idle room
-    idle_rate = (time.process_time() - idle0) / (time.monotonic() - idle_wall0)
-    service.latencies.clear()
-    counted0 = sum(r.counted for r in service.replicas.values())
-    cpu0, broker0, wall0 = time.process_time(), _cpu_seconds(broker.pid), time.monotonic()
-    for child in children:
-        os.kill(child.pid, signal.SIGUSR1)           # every table starts journalling now
-    for child in children:
-        assert child.stdout is not None
-        child.stdout.readline()                      # "done": the tables stopped journalling
-    wall = time.monotonic() - wall0
-    cpu, broker_cpu = time.process_time() - cpu0, _cpu_seconds(broker.pid) - broker0
-    journalled = sum(int(child.stdout.readline().split()[1]) for child in children if child.stdout)
-    deadline = time.monotonic() + 30
-    while sum(r.counted for r in service.replicas.values()) < journalled and time.monotonic() < deadline:
-        time.sleep(0.1)
-    counted = sum(r.counted for r in service.replicas.values())
-    entries = counted - counted0
-    for child in children:
-        child.terminate()
-        child.wait(timeout=30)
-    latencies = sorted(service.latencies)
-    stop.set()
-    rss = _rss_mb()
-    server.stop()
-    service.close()
-    broker.terminate()
-    broker.wait(timeout=5)
-    shutil.rmtree(folder, ignore_errors=True)
-    shutil.rmtree(tables_folder, ignore_errors=True)
+    tables_folder = tempfile.mkdtemp(prefix="tabletop-bench-tables-",
+                                     dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    cleanups: list[Any] = [lambda: shutil.rmtree(folder, ignore_errors=True),
+                           lambda: shutil.rmtree(tables_folder, ignore_errors=True)]
+    children: list[subprocess.Popen] = []
+    try:
+        broker, port = _start_broker(folder)
+        cleanups.append(lambda: _stop_process(broker))
+        address = RoomAddress("127.0.0.1", port, "bench")
+        service = RoomService(address, os.path.join(folder, "room.sqlite")).start()
+        cleanups.append(service.close)
+        server = RoomServer(service).start()
+        cleanups.append(server.stop)
+        stop, updates = threading.Event(), [0]
+        cleanups.append(stop.set)
+        threading.Thread(target=_projector, args=(f"ws://127.0.0.1:{server.port}/ws", stop, updates),
+                         daemon=True).start()
+        say(f"room on mqtt://127.0.0.1:{port}/bench; starting {tables} simulated tables ...")
+        for first in range(0, tables, TABLES_A_PROCESS):
+            count = min(TABLES_A_PROCESS, tables - first)
+            children.append(subprocess.Popen([sys.executable, "-m", "tabletop.benchmarks.room", str(address),
+                                              str(first), str(count), str(seconds), tables_folder],
+                                             stdout=subprocess.PIPE, text=True,
+                                             env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}))
+        linked = 0
+        for child in children:
+            assert child.stdout is not None
+            ready = child.stdout.readline().split()             # "ready N": every table made, N linked
+            if not ready or ready[0] != "ready":
+                raise RuntimeError("the simulated tables did not start")
+            linked += int(ready[1])
+        if linked < tables:
+            raise RuntimeError(f"only {linked} of {tables} simulated tables reached the broker")
+        idle0, idle_wall0 = time.process_time(), time.monotonic()
+        time.sleep(1.0)                              # every table linked, none journalling yet: the idle room
+        idle_rate = (time.process_time() - idle0) / (time.monotonic() - idle_wall0)
+        service.latencies.clear()
+        counted0 = sum(r.counted for r in service.replicas.values())
+        cpu0, broker0, wall0 = time.process_time(), _cpu_seconds(broker.pid), time.monotonic()
+        for child in children:
+            os.kill(child.pid, signal.SIGUSR1)       # every table starts journalling now
+        for child in children:
+            assert child.stdout is not None
+            child.stdout.readline()                  # "done": the tables stopped journalling
+        wall = time.monotonic() - wall0
+        cpu, broker_cpu = time.process_time() - cpu0, _cpu_seconds(broker.pid) - broker0
+        journalled = sum(int(child.stdout.readline().split()[1]) for child in children if child.stdout)
+        deadline = time.monotonic() + 30
+        while sum(r.counted for r in service.replicas.values()) < journalled and time.monotonic() < deadline:
+            time.sleep(0.1)
+        counted = sum(r.counted for r in service.replicas.values())
+        entries = counted - counted0
+        latencies = sorted(service.latencies)
+        rss = _rss_mb()
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.terminate()
+                child.wait(timeout=30)
+        for cleanup in reversed(cleanups):
+            try:
+                cleanup()
+            except Exception:
+                pass
     cpu_ms = max(0.0, cpu - idle_rate * wall) * 1000.0 / entries if entries else 0.0
     return {"tables": tables, "seconds": round(wall, 1), "entries": entries, "journalled": journalled,
             "counted": counted, "lost": journalled - counted,

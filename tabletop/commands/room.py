@@ -46,6 +46,7 @@ def _serve(args) -> int:
         if not files.conf.exists():
             raise UserError(f"no {files.conf}: run `tabletop room init {args.with_broker} {args.room}` first")
         credentials_file = credentials_file or str(files.credentials("room"))
+        _port_free(files.conf)
         broker = start_broker(files.conf)
         time.sleep(0.5)
         if broker.poll() is not None:
@@ -62,7 +63,12 @@ def _serve(args) -> int:
     print(f"room page:    {server.url}/")
     print(f"room console: {server.url}/console?token={server.token}", flush=True)
     for line in protection(address.tls, bool(credentials.username)):
-        print(line)
+        print(line, flush=True)
+    import signal
+
+    def stop(signum, frame):          # systemd's stop, or kill: end as Ctrl-C does (the broker with it)
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, stop)
     try:
         while True:
             time.sleep(1)
@@ -78,6 +84,25 @@ def _serve(args) -> int:
             broker.terminate()
             broker.wait(timeout=5)
     return 0
+
+
+def _port_free(conf: pathlib.Path) -> None:
+    """Refuse, with what to do, when the broker's port is taken (often Debian's own mosquitto
+    service, which the package starts on port 1883)."""
+    import re
+    import socket
+    found = re.search(r"^listener (\d+)(?: (\S+))?", conf.read_text(encoding="utf-8"), re.M)
+    if not found:
+        return
+    port, host = int(found.group(1)), found.group(2) or "0.0.0.0"
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            raise UserError(f"port {port} is taken, so this room's mosquitto cannot listen there: is Debian's own "
+                            f"mosquitto service running (`sudo systemctl disable --now mosquitto`)? Or make the "
+                            f"room on another port: `tabletop room init ... --port {port + 1}`") from None
 
 
 @command("room", "a room of tables over MQTT: `room init` (broker passwords and ACL), `room serve`")
