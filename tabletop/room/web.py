@@ -30,7 +30,7 @@ from tabletop.room.export import standings_csv
 from tabletop.room.messages import Refused
 from tabletop.room.service import RoomService
 from tabletop.web.app import WebServer
-from tabletop.web.limits import nodelay
+from tabletop.web.limits import ServerLimits, guarded_protocol, nodelay
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
 #: how often the page may be updated (seconds): changes in between are shown together
@@ -162,7 +162,9 @@ def make_app(service: RoomService, token: str) -> Starlette:
 
 
 class RoomServer:
-    """Serve the room's pages from a background thread (uvicorn)."""
+    """Serve the room's pages from a background thread (uvicorn), with the bounds of the table's
+    own pages (:mod:`tabletop.web.limits`: connections per client and in all, head and body
+    timeouts)."""
 
     def __init__(self, service: RoomService, host: str = "127.0.0.1", port: int = 0, token: str | None = None):
         import uvicorn
@@ -171,7 +173,8 @@ class RoomServer:
         nodelay(self.sock)
         self.host, self.port = host, self.sock.getsockname()[1]
         config = uvicorn.Config(make_app(service, self.token), log_level="warning", lifespan="on",
-                                ws="websockets-sansio", timeout_graceful_shutdown=1)
+                                ws="websockets-sansio", http=guarded_protocol(ServerLimits()),
+                                timeout_keep_alive=5, timeout_graceful_shutdown=1)   # the table's pages' bounds
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        name="room-web", daemon=True)
