@@ -259,10 +259,7 @@ class TableLink:
         if command.id in self._seen_commands:
             return
         self._seen_commands.add(command.id)
-        if command.name == "resend":
-            self._resend(command.args["game_id"], command.args["after"])
-        else:
-            self._commands.put(command)
+        self._commands.put(command)            # never on the network's thread: it reads and writes files
 
     def _resend(self, game_id: str, after: int) -> None:
         """The room misses entries of ``game_id`` after ``after``: the journal has them all (an
@@ -282,6 +279,9 @@ class TableLink:
             if command.name == "stop":
                 return
             try:
+                if command.name == "resend":
+                    self._resend(command.args["game_id"], command.args["after"])
+                    continue
                 self.obey(command)
                 self.commands_done += 1
             except Exception as error:           # a command the table cannot carry out now

@@ -39,8 +39,8 @@ GAP_PATIENCE = 1.5
 #: the most messages waiting for the room's worker; beyond, the broker's redelivery and the
 #: tables' resends bring them again
 MAX_QUEUE = 50_000
-#: the most games whose entries the room holds while it waits for their hello
-MAX_ORPHANS = 1000
+#: the most entries the room holds while it waits for their game's hello
+MAX_ORPHANS = 20_000
 
 
 @dataclass
@@ -217,7 +217,8 @@ class RoomService:
         if replica is None:
             # its hello may be on its way (a retained hello comes after what the broker queued):
             # held, never counted, until it comes; beyond MAX_ORPHANS, refused (the table resends)
-            if len(self._orphans) >= MAX_ORPHANS:
+            held = sum(len(waiting) for waiting in self._orphans.values())
+            if held >= MAX_ORPHANS:
                 self.refuse(topic, f"table {entry.table} has not said which game {entry.game_id[:40]!r} is")
             else:
                 self._orphans.setdefault((entry.table, entry.game_id), []).append((topic, entry))

@@ -104,16 +104,22 @@ class TableReplica:
                 self.accepted.append(int(entry["seq"]))
             except (errors.Rejection, errors.EventFormatError) as error:
                 log.info("table %s entry %s is refused here too: %s", self.table, entry["seq"], error)
+            except Exception:                      # the rules failing on an entry must never stop the room
+                log.exception("table %s entry %s could not be applied; it changes nothing", self.table, entry["seq"])
+                self._rebuild([e.to_json() for e in self.game.events])
         elif kind == "undo":
             target = entry["body"].get("seq")
             if self.accepted and self.accepted[-1] == target:
-                events = [e.to_json() for e in self.game.events[:-1]]
-                self.game = new_game(self._setup, self.board, self.lexicon)
-                for event in events:
-                    self.game.apply(event)
+                self._rebuild([e.to_json() for e in self.game.events[:-1]])
                 self.accepted.pop()
             else:
                 log.warning("table %s: undo of %s is not of the last accepted event; ignored", self.table, target)
+
+    def _rebuild(self, events: list[dict[str, Any]]) -> None:
+        """The game made again from ``events`` (after an undo, or an entry the rules failed on)."""
+        self.game = new_game(self._setup, self.board, self.lexicon)
+        for event in events:
+            self.game.apply(event)
 
     def summary(self) -> dict[str, Any]:
         """What the room page shows of the table's game (kept until the next entry changes it)."""
