@@ -52,3 +52,25 @@ def test_entries_before_their_hello_wait_for_it_and_are_counted_once(tmp_path):
         assert replica.totals == SESSION.game.totals
     finally:
         room.close()
+
+
+def test_an_entry_the_rules_fail_on_changes_nothing_and_the_next_ones_are_applied(monkeypatch):
+    from tabletop.room.tables import TableReplica
+
+    replica = TableReplica("1", "g1", {"game": "letter-dice", "players": ["Ann", "Ben"], "board": "", "seed": 3})
+    entries = [json.loads(payload) for _topic, payload in LEGIT[1:]]
+    replica.offer(entries[0])
+    before = replica.game.state()
+    real = type(replica.game).apply
+
+    def broken(self, event):
+        if event.get("type") == "word" and event.get("player") == "Ann":
+            raise RuntimeError("a bug in the rules")
+        return real(self, event)
+    monkeypatch.setattr(type(replica.game), "apply", broken)
+    assert replica.offer(entries[1]) == 1                 # counted, applied as nothing
+    assert replica.game.state() == before
+    monkeypatch.setattr(type(replica.game), "apply", real)
+    for entry in entries[2:]:
+        replica.offer(entry)
+    assert replica.applied_seq == len(entries)
