@@ -38,21 +38,27 @@ def _serve(args) -> int:
     from tabletop.room.broker import RoomFiles, load_credentials, protection, start_broker
     from tabletop.room.service import RoomService
     from tabletop.room.web import RoomServer
-    address = RoomAddress.broker(args.broker, args.room)
     credentials_file = args.credentials
     broker = None
+    broker_url = args.broker or "mqtt://127.0.0.1:1883"
     if args.with_broker:
         files = RoomFiles(pathlib.Path(args.with_broker))
         if not files.conf.exists():
             raise UserError(f"no {files.conf}: run `tabletop room init {args.with_broker} {args.room}` first")
+        if args.broker is None:                      # the port room init chose
+            port = _listener(files.conf)[0]
+            broker_url = f"mqtt{'s' if 'certfile' in files.conf.read_text(encoding='utf-8') else ''}://127.0.0.1:{port}"
+    address = RoomAddress.broker(broker_url, args.room)
+    if args.with_broker:
         credentials_file = credentials_file or str(files.credentials("room"))
         _port_free(files.conf)
-        broker = start_broker(files.conf)
+        log_file = files.folder / "mosquitto.log"
+        broker = start_broker(files.conf, log_file)
         time.sleep(0.5)
         if broker.poll() is not None:
-            raise UserError("mosquitto did not start: " + (broker.stderr.read().decode(errors="replace")[-300:]
-                                                           if broker.stderr else ""))
-        print(f"broker: mosquitto (process {broker.pid}) with {files.conf}")
+            said = log_file.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-3:]
+            raise UserError("mosquitto did not start: " + " / ".join(said))
+        print(f"broker: mosquitto (process {broker.pid}) with {files.conf}, its log in {log_file}")
     credentials = load_credentials(credentials_file, args.ca_file)
     roster = {t.strip() for t in args.tables.split(",")} if args.tables else None
     journal = args.journal or f"room-{address.room}.sqlite"
@@ -86,15 +92,18 @@ def _serve(args) -> int:
     return 0
 
 
+def _listener(conf: pathlib.Path) -> tuple[int, str]:
+    """The port and address of the listener in mosquitto.conf ``conf`` (1883 on all by default)."""
+    import re
+    found = re.search(r"^listener (\d+)(?: (\S+))?", conf.read_text(encoding="utf-8"), re.M)
+    return (int(found.group(1)), found.group(2) or "0.0.0.0") if found else (1883, "0.0.0.0")
+
+
 def _port_free(conf: pathlib.Path) -> None:
     """Refuse, with what to do, when the broker's port is taken (often Debian's own mosquitto
     service, which the package starts on port 1883)."""
-    import re
     import socket
-    found = re.search(r"^listener (\d+)(?: (\S+))?", conf.read_text(encoding="utf-8"), re.M)
-    if not found:
-        return
-    port, host = int(found.group(1)), found.group(2) or "0.0.0.0"
+    port, host = _listener(conf)
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
@@ -121,7 +130,8 @@ def _arguments(parser) -> None:
     init.add_argument("--tls-key", metavar="FILE", help="the broker's private key")
     serve = sub.add_parser("serve", help="run the room service: leaderboard, console, duplicate play")
     serve.add_argument("room", help="the room's name")
-    serve.add_argument("--broker", default="mqtt://127.0.0.1:1883", help="mqtt://HOST:PORT (default local)")
+    serve.add_argument("--broker", help="mqtt://HOST:PORT (default: this machine, on the port of --with-broker's "
+                       "config, else 1883)")
     serve.add_argument("--with-broker", metavar="FOLDER", help="start mosquitto with the config `room init` wrote")
     serve.add_argument("--credentials", metavar="FILE", help="the room's file from `room init` (room.toml)")
     serve.add_argument("--ca-file", metavar="FILE", help="with mqtts://: the CA of the broker's certificate")

@@ -131,12 +131,14 @@ def load_credentials(path: str | os.PathLike | None, ca_file: str | None = None)
     return Credentials(data["username"], data["password"], ca_file or data.get("ca_file"))
 
 
-def start_broker(conf: str | os.PathLike) -> subprocess.Popen:
-    """Run mosquitto with ``conf`` (the caller stops it)."""
+def start_broker(conf: str | os.PathLike, log_file: str | os.PathLike) -> subprocess.Popen:
+    """Run mosquitto with ``conf``, its log appended to ``log_file`` (a pipe nobody reads would
+    fill and stop the broker); the caller stops it."""
     binary = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
     if binary is None:
         raise UserError("mosquitto is not installed: `sudo apt-get install mosquitto` (./tabletop.sh setup does)")
-    return subprocess.Popen([binary, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    with open(log_file, "ab") as log:
+        return subprocess.Popen([binary, "-c", str(conf)], stdout=log, stderr=log)
 
 
 def protection(tls: bool, authenticated: bool) -> list[str]:

@@ -36,8 +36,8 @@ def test_room_init_then_serve_with_its_own_broker(tmp_path):
         out, err = init.communicate(timeout=60)
         assert init.returncode == 0, err
         assert "table-T.toml" in out and os.path.exists(f"{folder}/club/table-3.toml")
-        serve = _tabletop("room", "serve", "club", "--with-broker", f"{folder}/club", "--broker",
-                          f"mqtt://127.0.0.1:{broker_port}", "--journal", str(tmp_path / "room.sqlite"),
+        serve = _tabletop("room", "serve", "club", "--with-broker", f"{folder}/club",     # its port from the config
+                          "--journal", str(tmp_path / "room.sqlite"),
                           "--host", "127.0.0.1", "--port", str(page_port))
         try:
             lines = []
@@ -47,6 +47,7 @@ def test_room_init_then_serve_with_its_own_broker(tmp_path):
                     break
             text = "".join(lines)
             assert "broker: mosquitto" in text and "Protected: only the room service" in text, text
+            assert f"on 127.0.0.1:{broker_port}" in text
 
             def connected() -> bool:
                 with urllib.request.urlopen(f"http://127.0.0.1:{page_port}/api/room", timeout=5) as answer:
