@@ -24,8 +24,9 @@ DEFAULTS: dict = {
     "buzzers": {"kind": "auto", "serial_port": ""},              # auto | gpio | serial | none
     "web": {"host": "0.0.0.0", "port": 8080},
     "pins": {},                                                   # hardware.config layout; {} = WIRING.md defaults
+    "room": {"url": "", "table": "", "credentials": "", "ca_file": ""},   # a room of tables (docs/room.md)
 }
-SECTIONS = {"table", "camera", "buzzers", "web", "pins"}
+SECTIONS = {"table", "camera", "buzzers", "web", "pins", "room"}
 
 
 def config_paths() -> list[pathlib.Path]:

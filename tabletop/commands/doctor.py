@@ -196,10 +196,33 @@ def _letter_network() -> tuple[str, str]:
                 "trained on UNIPEN and UJI handwriting, CC BY 4.0: vision/models/NOTICE)")
 
 
+def _room(config) -> tuple[str, str]:
+    """The room this table joins ([room] url): its address, credentials and whether the broker answers."""
+    import socket
+    from tabletop.errors import UserError
+    room = config.get("room") or {}
+    if not room.get("url"):
+        return OPTIONAL, "room: this table is on its own ([room] url and table join a room of tables: docs/room.md)"
+    try:
+        from tabletop.room.address import RoomAddress, check_name
+        from tabletop.room.broker import load_credentials
+        address = RoomAddress.parse(str(room["url"]))
+        check_name("table", str(room.get("table") or ""))
+        load_credentials(room.get("credentials") or None)
+    except UserError as error:
+        return MISSING, f"room: {error}"
+    try:
+        socket.create_connection((address.host, address.port), timeout=2).close()
+    except OSError as error:
+        return OPTIONAL, (f"room: the broker {address.host}:{address.port} does not answer ({error.strerror or error}); "
+                          "the table plays on and its outbox catches up when it does")
+    return OK, f"room: table {room['table']} of {address}, the broker answers"
+
+
 def checks(config, journal_path) -> list[tuple[str, str]]:
     out = [_camera(config), _pins(config), _serial(config), _tesseract()]
     out += _dictionaries()
-    out += [_voice(config), _journal(journal_path), _browser(), _letter_network(), _tile_network()]
+    out += [_voice(config), _journal(journal_path), _room(config), _browser(), _letter_network(), _tile_network()]
     return out + _fonts()
 
 

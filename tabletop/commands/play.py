@@ -24,6 +24,7 @@ def run(args) -> int:
     from tabletop.web import WebServer
     from tabletop.games import spec as game_spec
     config = load_config(args.config)
+    room_options(args, config)
     spec = game_spec(args.game)
     players = tuple(p.strip() for p in (args.players or "").split(",") if p.strip())
     if not players:
@@ -96,6 +97,28 @@ def table_options(parser) -> None:
     parser.add_argument("--voice", dest="voice", action="store_true", default=None, help="speak with espeak-ng")
     parser.add_argument("--no-voice", dest="voice", action="store_false", help="stay silent")
     parser.add_argument("--terminal", action="store_true", help="print a rich scoreboard after every turn")
+    parser.add_argument("--room", metavar="URL", help="join a room of tables: mqtt://HOST:1883/ROOM (docs/room.md)")
+    parser.add_argument("--table", help="this table's name in the room, e.g. 3")
+    parser.add_argument("--room-credentials", metavar="FILE", help="the table's file from `tabletop room init`")
+
+
+def room_options(args, config: dict) -> dict:
+    """``--room``, ``--table`` and ``--room-credentials`` over the config's ``[room]``; checked
+    before anything is journaled (a bad address or a room without a table name is a UserError)."""
+    room = dict(config.get("room") or {})
+    for key, value in (("url", args.room), ("table", args.table), ("credentials", args.room_credentials)):
+        if value:
+            room[key] = value
+    if room.get("url"):
+        from tabletop.room.address import RoomAddress, check_name
+        RoomAddress.parse(str(room["url"]))
+        if not room.get("table"):
+            raise UserError("a table in a room needs its name: --table 3 (or [room] table in the config)")
+        check_name("table", str(room["table"]))
+    elif args.table:
+        raise UserError("--table names this table in a room: give the room too (--room mqtt://HOST:1883/ROOM)")
+    config["room"] = room
+    return room
 
 
 def _arguments(parser) -> None:

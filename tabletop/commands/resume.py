@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tabletop.cli import command
-from tabletop.commands.play import journal_from, table_options
+from tabletop.commands.play import journal_from, room_options, table_options
 from tabletop.errors import UserError
 
 
@@ -13,6 +13,7 @@ def run(args) -> int:
     from tabletop.session.core import Session
     from tabletop.table.live import run_table
     config = load_config(args.config)
+    room_options(args, config)
     journal = journal_from(args, config)
     game_id = args.game_id
     if game_id is None:

@@ -326,9 +326,10 @@ class Journal:
         self._write("UPDATE entries SET status = ?, result = ? WHERE game_id = ? AND seq = ?",
                     (status, None if result is None else json.dumps(result, ensure_ascii=False), game_id, seq))
 
-    def entries(self, game_id: str, kind: str | None = None) -> list[Entry]:
-        sql = "SELECT game_id, seq, kind, t, source, body, status, result FROM entries WHERE game_id = ?"
-        args: tuple[Any, ...] = (game_id,)
+    def entries(self, game_id: str, kind: str | None = None, after: int = 0) -> list[Entry]:
+        """The game's entries in ``seq`` order (only those of ``kind``; only those after seq ``after``)."""
+        sql = "SELECT game_id, seq, kind, t, source, body, status, result FROM entries WHERE game_id = ? AND seq > ?"
+        args: tuple[Any, ...] = (game_id, after)
         if kind is not None:
             sql += " AND kind = ?"
             args += (kind,)

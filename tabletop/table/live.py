@@ -59,6 +59,21 @@ def open_devices(session: Session, config: dict, say) -> list:
     return closers
 
 
+def join_room(session: Session, config: dict, say) -> Any:
+    """The table's link to its room (``[room] url`` and ``table``), started; ``None`` without a room."""
+    room = config.get("room") or {}
+    if not room.get("url"):
+        return None
+    from tabletop.room.address import RoomAddress
+    from tabletop.room.broker import load_credentials
+    from tabletop.room.link import TableLink
+    address = RoomAddress.parse(str(room["url"]))
+    credentials = load_credentials(room.get("credentials") or None, room.get("ca_file") or None)
+    link = TableLink(session, address, str(room["table"]), credentials=credentials, say=say).start()
+    say(f"room: table {link.table} of {address} (entries wait in {link.outbox.path} while the room is away)")
+    return link
+
+
 def console_command(session: Session, line: str) -> str:
     """One line typed at the host's keyboard (:func:`tabletop.session.host_commands.typed`); returns what to print."""
     return host_commands.typed(session, line)
@@ -99,6 +114,9 @@ def run_table(session: Session, config: dict, *, host: str, port: int, voice: bo
     if terminal:
         TerminalScoreboard(session)
     closers = open_devices(session, config, say)
+    link = join_room(session, config, say)
+    if link is not None:
+        closers.insert(0, link.close)
     stop = threading.Event()
 
     def ticker():
