@@ -125,7 +125,7 @@ def seat(session: "Session", seat: str, *, buzzers: bool, scan: bool) -> dict[st
                 "free_rows": (view.get("free_rows") or {}).get(seat), "reveal": view.get("reveal"),
                 "scan": scan, "readings": [_offer(session, read) for read in session.camera.for_writer(seat)],
                 "private_log": [{k: v for k, v in line.items() if k != "to"}
-                                              for line in session.private_log if line["to"] == seat][-5:],
+                                for line in session.private_log if line["to"] == seat][-5:],
                 **session.table.seat_view(session.game, seat)}
 
 
