@@ -16,7 +16,6 @@ from tabletop.session.core import Session
 from tabletop.session.journal import Journal
 
 from tests.room.conftest import wait_for
-from tests.web.conftest import browser, page  # noqa: F401  (the fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -9,6 +9,7 @@ import os
 import shutil
 import signal
 import socket
+import time
 import subprocess
 import sys
 import tempfile
@@ -59,7 +60,12 @@ def test_room_init_then_serve_with_its_own_broker(tmp_path):
         finally:
             serve.send_signal(signal.SIGINT)
             serve.communicate(timeout=30)
-        with socket.socket() as probe:                  # its broker went with it
-            probe.bind(("127.0.0.1", broker_port))
+        deadline = time.monotonic() + 15                # its broker went with it: nothing listens there
+        while True:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", broker_port)) != 0:
+                    break
+            assert time.monotonic() < deadline, f"the broker still listens on {broker_port}"
+            time.sleep(0.2)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -1,9 +1,7 @@
-"""Fixtures for the web tests: a served session on a simulated clock, and a headless Chromium."""
+"""Fixtures for the web tests: a served session on a simulated clock (the headless Chromium is
+the root conftest's, one for the whole run: a second sync Playwright could not start beside it)."""
 
 from __future__ import annotations
-
-import os
-import shutil
 
 import pytest
 
@@ -14,9 +12,7 @@ from tabletop.session import Journal, Session, SimClock
 from tabletop.web import WebServer
 
 WORDS = ["market", "penetrate", "thermostat", "invisible", "apple", "star", "rat"]
-CHROMIUM = os.environ.get("TABLETOP_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402,F401  (where the pages' tests find them)
 
 
 def make_session(tmp_path, game="extradiction-sp", variant="classic", players=("Ann", "Ben", "Cai"), clock=None):
@@ -38,23 +34,3 @@ def served(session):
     server = WebServer(session).start()
     yield server
     server.stop()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
-        pytest.fail(f"Chromium not found at {CHROMIUM}: run ./tabletop.sh setup (it installs Debian's chromium)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
