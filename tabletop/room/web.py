@@ -84,6 +84,10 @@ def make_app(service: RoomService, token: str) -> Starlette:
     async def page(request: Request) -> FileResponse:
         return FileResponse(STATIC / "room.html")
 
+    async def shared(request: Request) -> FileResponse:
+        """The style and the drawing script the room page and the console share."""
+        return FileResponse(STATIC / request.url.path.lstrip("/"))
+
     async def console(request: Request) -> Any:
         if not allowed(request):
             return PlainTextResponse("The room console needs its token: use the link the room printed.", 403)
@@ -155,7 +159,8 @@ def make_app(service: RoomService, token: str) -> Starlette:
         yield
         task.cancel()
 
-    return Starlette(routes=[Route("/", page), Route("/console", console), Route("/api/room", snapshot),
+    return Starlette(routes=[Route("/", page), Route("/console", console), Route("/room.js", shared),
+                             Route("/room.css", shared), Route("/api/room", snapshot),
                              Route("/api/console/{name}", action, methods=["POST"]),
                              Route("/api/export.{kind:str}", export), WebSocketRoute("/ws", ws)],
                      lifespan=lifespan)

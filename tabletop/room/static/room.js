@@ -1,0 +1,45 @@
+// The room page and the console: draw the room's snapshot, redraw on every push.
+"use strict";
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  for (const c of children) node.append(c === null || c === undefined ? "" : c);
+  return node;
+}
+function drawRoom(room) {
+  document.getElementById("room-name").textContent = room.room;
+  document.getElementById("connected").textContent = room.connected ? "connected to the broker" : "broker unreachable";
+  document.getElementById("connected").className = room.connected ? "ok" : "bad";
+  const boards = document.getElementById("leaderboard");
+  boards.replaceChildren();
+  for (const [game, lines] of Object.entries(room.leaderboard)) {
+    const rows = lines.map((s, i) => el("tr", {"data-player": s.player},
+      el("td", {}, String(i + 1)), el("td", {}, s.player), el("td", {class: "points"}, String(s.points)),
+      el("td", {}, String(s.wins)), el("td", {}, String(s.games)),
+      el("td", {}, s.tables.join(" ")), room.room_unique ? el("td", {class: "room-unique"}, String(s.extra)) : ""));
+    boards.append(el("section", {class: "board", "data-game": game}, el("h2", {}, game),
+      el("table", {}, el("thead", {}, el("tr", {}, ...["#", "player", "points", "wins", "games", "tables"].concat(room.room_unique ? ["room-unique"] : [])
+        .map(h => el("th", {}, h)))), el("tbody", {}, ...rows))));
+  }
+  const tables = document.getElementById("tables");
+  tables.replaceChildren(...room.tables.map(t => el("article",
+    {class: "table " + (t.online ? "online" : "offline"), id: "table-" + t.table, "data-online": String(t.online)},
+    el("h3", {}, `Table ${t.table} · ${t.game || "?"} ${t.variant || ""}`),
+    el("p", {class: "who"}, t.online ? "online" : "OFFLINE"),
+    el("p", {class: "totals"}, Object.entries(t.totals || {}).map(([p, v]) => `${p} ${v}`).join(", ")),
+    el("p", {class: "status"}, (t.paused ? "paused · " : "") + (t.over ? "game over" : (t.status || ""))),
+    el("p", {class: "seq"}, `entries ${t.applied_seq || 0} of ${t.table_seq || 0}` + (t.waiting ? ` (${t.waiting} waiting for a gap)` : "")),
+    el("p", {class: "health"}, Object.entries(t.health || {}).map(([d, s]) => `${d}: ${s}`).join(" · ")))));
+  document.getElementById("counts").textContent =
+    `${room.counted} entries counted · ${room.duplicates} duplicates dropped · ${room.refused} messages refused`;
+  const rolls = document.getElementById("rolls");
+  if (rolls) rolls.textContent = room.rolls.length ? "Duplicate rolls: " + room.rolls.map(r => r.join(" ")).join(" | ") : "";
+  const refusals = document.getElementById("refusals");
+  if (refusals) refusals.replaceChildren(...room.refusals.map(r => el("li", {}, `${r.topic}: ${r.reason}`)));
+}
+function follow() {
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  ws.onmessage = m => drawRoom(JSON.parse(m.data));
+  ws.onclose = () => setTimeout(follow, 1000);
+}
+follow();
