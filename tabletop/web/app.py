@@ -25,7 +25,7 @@ import pathlib
 import socket
 import threading
 import time
-from typing import Any
+from typing import Any, Callable
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -48,6 +48,9 @@ from tabletop.web.limits import ServerLimits, guarded_protocol, nodelay
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
 
+
+#: the answer to a seat request whose token is no seat's
+WRONG_SEAT_TOKEN = "This seat's token is wrong or missing: use the link printed for your seat."
 
 #: the largest request body the pages may send (an entry, an event, a host action)
 MAX_BODY = 64 * 1024
@@ -294,7 +297,7 @@ def make_app(session: Session) -> Starlette:
     async def seat_state(request: Request):
         seat = seat_of(request)
         if seat is None:
-            return _refuse("This seat's token is wrong or missing: use the link printed for your seat.")
+            return _refuse(WRONG_SEAT_TOKEN)
 
         joined.add(seat)
 
@@ -303,53 +306,39 @@ def make_app(session: Session) -> Starlette:
 
         return JSONResponse(await run_in_threadpool(build))
 
-    async def seat_entry(request: Request):
+    async def seat_post(request: Request, do: Callable[[str, dict], Any]) -> JSONResponse:
+        """A seat's POST: its token checked, its JSON body read, ``do(seat, body)`` run off the event
+        loop; a refusal answered with its status, the outcome (a result or a reply) as JSON."""
         seat = seat_of(request)
         if seat is None:
-            return _refuse("This seat's token is wrong or missing: use the link printed for your seat.")
+            return _refuse(WRONG_SEAT_TOKEN)
         try:
             body = await _json_body(request)
-            result = await run_in_threadpool(session.enter, seat, body)
+            outcome = await run_in_threadpool(do, seat, body)
         except BadRequest as bad:
             return _refuse(str(bad), bad.status)
         except EntryRefused as refused:
             return _refused(refused)
-        return JSONResponse(result if isinstance(result, dict) else result.to_json())
+        return JSONResponse(outcome if isinstance(outcome, dict) else outcome.to_json())
+
+    async def seat_entry(request: Request):
+        """An entry in one of the seat's windows (a word, an answer, a row)."""
+        return await seat_post(request, session.enter)
 
     async def seat_reading(request: Request):
         """The writer settles an unsure read of their own word: ``{"read": SEQ, "text": ...}``."""
-        seat = seat_of(request)
-        if seat is None:
-            return _refuse("This seat's token is wrong or missing: use the link printed for your seat.")
-        try:
-            body = await _json_body(request)
-            read = host_commands.number(body, "read", -1, 1, 2**53, whole=True)
-            result = await run_in_threadpool(session.answer_reading, seat, int(read), body.get("text", ""))
-        except BadRequest as bad:
-            return _refuse(str(bad), bad.status)
-        except EntryRefused as refused:
-            return _refused(refused)
-        return JSONResponse(result.to_json())
+        return await seat_post(request, lambda seat, body: session.answer_reading(
+            seat, int(host_commands.number(body, "read", -1, 1, 2**53, whole=True)), body.get("text", "")))
 
     async def seat_action(request: Request):
         """A game action from a seat's page, when the rules give it that seat (SP Classic's asker)."""
-        seat = seat_of(request)
-        if seat is None:
-            return _refuse("This seat's token is wrong or missing: use the link printed for your seat.")
-        try:
-            body = await _json_body(request)
-            reply = await run_in_threadpool(host_commands.run_for_seat, session, seat, body)
-        except EntryRefused as refused:
-            return _refused(refused)
-        except BadRequest as bad:
-            return _refuse(str(bad), bad.status)
-        return JSONResponse(reply.to_json())
+        return await seat_post(request, lambda seat, body: host_commands.run_for_seat(session, seat, body))
 
     async def seat_buzz(request: Request):
         """A phone's buzz-in press, stamped on the phone in table time (``t``)."""
         seat = seat_of(request)
         if seat is None:
-            return _refuse("This seat's token is wrong or missing: use the link printed for your seat.")
+            return _refuse(WRONG_SEAT_TOKEN)
         if phones is None:
             return _refuse("This game has no buzz-in.", 409)
         try:
