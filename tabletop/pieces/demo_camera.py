@@ -104,12 +104,8 @@ class DemoCamera:
         self.say(f"           {self.missed(results, failure)}")
         self.counts.host += 1
         self.counts.failures += failure is not None
-        session.submit(self.by_hand(planned), source="host")
+        session.submit(planned, source="host")
         self.feed.resync()
-
-    def by_hand(self, planned: dict[str, Any]) -> dict[str, Any]:
-        """The event the host enters when the camera did not make the move."""
-        return planned
 
     def roll(self) -> None:
         """The runner's ``roll`` callback: the players roll, the camera reads it."""
