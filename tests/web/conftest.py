@@ -22,6 +22,21 @@ def make_session(tmp_path, game="extradiction-sp", variant="classic", players=("
                           deck=builtin_deck("en").shuffled(1))
 
 
+#: the letter-dice tables' word list
+DICE_WORDS = Lexicon(["cat", "act", "tea", "east", "seat", "crate", "trace", "react"])
+
+
+@pytest.fixture
+def dice_table(tmp_path):
+    """Three letter-dice seats with a minute of sand, served."""
+    session = Session.create(Journal(tmp_path / "j.sqlite"), GameSetup("letter-dice", ("Ann", "Ben", "Cai"),
+                             options={"sand_seconds": 60}), "", lexicon=DICE_WORDS, clock=SimClock(), game_id="dice")
+    server = WebServer(session).start()
+    yield session, server
+    server.stop()
+    session.journal.close()
+
+
 @pytest.fixture
 def session(tmp_path):
     s = make_session(tmp_path)

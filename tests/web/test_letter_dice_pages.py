@@ -8,25 +8,10 @@ import re
 
 import pytest
 
-from rules.game import GameSetup
-from rules.lexicon import Lexicon
-from tabletop.session import Journal, Session, SimClock
-from tabletop.web import WebServer
 
 pytestmark = [pytest.mark.browser]
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-WORDS = Lexicon(["cat", "act", "tea", "east", "seat", "crate", "trace", "react"])
-
-
-@pytest.fixture
-def dice_table(tmp_path):
-    session = Session.create(Journal(tmp_path / "j.sqlite"), GameSetup("letter-dice", ("Ann", "Ben", "Cai"),
-                             options={"sand_seconds": 60}), "", lexicon=WORDS, clock=SimClock(), game_id="dice")
-    server = WebServer(session).start()
-    yield session, server
-    server.stop()
-    session.journal.close()
 
 
 def seat_page(browser, server, session, seat):

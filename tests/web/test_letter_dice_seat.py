@@ -11,20 +11,10 @@ from rules.game import GameSetup
 from rules.lexicon import Lexicon
 from tabletop.games import spec
 from tabletop.session import Journal, Session, SimClock
-from tabletop.web import WebServer, make_app
+from tabletop.web import make_app
 
-from .test_letter_dice_pages import WORDS, seat_page
-
-
-@pytest.fixture
-def sand(tmp_path):
-    """Three seats with a minute of sand, served."""
-    session = Session.create(Journal(tmp_path / "j.sqlite"), GameSetup("letter-dice", ("Ann", "Ben", "Cai"),
-                             options={"sand_seconds": 60}), "", lexicon=WORDS, clock=SimClock(), game_id="dice")
-    server = WebServer(session).start()
-    yield session, server
-    server.stop()
-    session.journal.close()
+from .test_letter_dice_pages import seat_page
+from tests.web.conftest import DICE_WORDS as WORDS
 
 
 def post_entry(client, session, seat, **entry):
@@ -32,8 +22,8 @@ def post_entry(client, session, seat, **entry):
 
 
 @pytest.mark.browser
-def test_her_words_undo_a_confirmed_cross_and_her_reveal(sand, browser):
-    session, server = sand
+def test_her_words_undo_a_confirmed_cross_and_her_reveal(dice_table, browser):
+    session, server = dice_table
     session.submit({"type": "roll", "faces": ["C", "A", "T", "E", "S", "R", "N", "*"]})
     ann, ben = seat_page(browser, server, session, "Ann"), seat_page(browser, server, session, "Ben")
     try:
