@@ -34,6 +34,9 @@ def test_a_level1_turn_from_picture_card_to_stars_without_typing(tmp_path, brows
         host.wait_for_selector("#confirm:not([hidden])")
         assert f"Mia writes {word} across" in host.text_content("#confirmtext")
         host.click("#hostboard button[data-square='C5']")                 # the helper taps the first letter
+        for k, letter in enumerate(word):                                  # ... sees the word on its squares
+            assert host.get_attribute(f"#hostboard button[data-square='{chr(ord('C') + k)}5']", "data-preview") == letter
+        host.click("#confirmwrite")                                        # ... and confirms
         board.wait_for_function("document.querySelector(\"tr[data-player='Mia'] td.total\").textContent != '0'")
         stars = session.game.totals["Mia"]
         assert stars > 0 and board.text_content("tr[data-player='Mia'] td.total") == str(stars)
