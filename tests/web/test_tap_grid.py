@@ -197,3 +197,41 @@ def test_a_child_sends_her_word_at_level_1_by_taps_alone(tmp_path, browser):
         page.context.close()
         server.stop()
         session.journal.close()
+
+
+def test_easy_1_gives_any_seat_the_letter_buttons(speed, browser):
+    session, server = speed
+    page = open_seat(browser, server, session, "Ann", "&easy=1")
+    try:
+        page.wait_for_selector("#childpad:not([hidden])")
+        assert page.is_visible(".dirs label[data-dir='down']") and page.is_hidden("#cardword")   # Speed: both ways
+        for letter in "TEA":
+            page.click(f"#childpad button[data-letter='{letter}']")
+        page.click("#tapboard button[data-square='G6']")
+        page.check("input[name=dir][value=down]")
+        assert page.text_content("#tapboard .gridnote") == "TEA fits down from G6."
+        page.click("#send")
+        page.wait_for_selector("#msg.ok")
+        assert session.game.turns[-1].text == "TEA" and session.game.turns[-1].new_squares[0] == (5, 6)
+    finally:
+        page.context.close()
+
+
+def test_easy_0_gives_an_older_child_at_level_1_the_typing_page(tmp_path, browser):
+    session = Session.create(Journal(tmp_path / "j.sqlite"), GameSetup("extradiction", ("Mia",), variant="level1"),
+                             "extradiction", lexicon=builtin_lexicon("en"), clock=SimClock(), game_id="older")
+    assert session.submit({"type": "clue", "player": "Mia", "answer": "cat"}).accepted
+    server = WebServer(session).start()
+    page = open_seat(browser, server, session, "Mia", "&easy=0")
+    try:
+        page.wait_for_selector("#form:not([hidden])")
+        assert page.is_hidden("#childpad") and page.is_hidden("#cardword")
+        assert page.get_attribute("#text", "readonly") is None
+        page.fill("#text", "cat")
+        page.click("#send")
+        page.wait_for_selector("#where:not([hidden])")
+        assert page.is_visible("#squarebox") and page.is_hidden("#childpad")
+    finally:
+        page.context.close()
+        server.stop()
+        session.journal.close()
