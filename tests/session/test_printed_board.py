@@ -4,6 +4,7 @@ eXtraDICTION Levels 1-2 (the alphabet's buttons, the card's word when the table 
 
 from __future__ import annotations
 
+import json
 import tomllib
 
 import pytest
@@ -15,7 +16,7 @@ from rules.game import GameSetup
 from rules.lexicon import Lexicon
 from rules.word_grid_dice import ALPHABETS
 from tabletop.decks import picture_deck
-from tabletop.resources import BOARDS
+from tabletop.resources import BOARDS, load_board
 from tabletop.session import Journal, Session, SimClock, views
 
 
@@ -77,3 +78,9 @@ def test_older_players_have_no_childs_page_and_a_ukrainian_game_has_its_own_lett
     view = views.seat(session, "Mia", buzzers=False, scan=False)
     assert "child" not in view and view["alphabet"] == ALPHABETS["uk"]
     session.journal.close()
+
+
+def test_a_nineteen_square_board_as_printed_is_a_small_payload():
+    board = load_board("extradiction-sp")
+    printed = views.printed_board(board, ["." * 19] * 19)
+    assert len(json.dumps(printed)) < 2500                 # four layers of 19 strings: sent on every refresh
