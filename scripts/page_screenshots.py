@@ -1,5 +1,6 @@
 """Screenshots of the pages for docs/img: the scoreboard, the host console and a seat page, at a
-phone's size (390x844) and a laptop's (1280x800), in the middle of an SP Classic game.
+phone's size (390x844) and a laptop's (1280x800), in the middle of an SP Classic game; then, on a
+phone, the tap grid of a seat writing a word on the 19x19 board and a child's page at Level 1.
 
     .venv/bin/python scripts/page_screenshots.py [OUT_DIR]     (default docs/img)
 """
@@ -13,7 +14,7 @@ import tempfile
 from playwright.sync_api import sync_playwright
 
 from rules.game import GameSetup
-from tabletop.decks import builtin_deck
+from tabletop.decks import builtin_deck, picture_deck
 from tabletop.lexicons import builtin_lexicon
 from tabletop.session import Journal, Session, SimClock
 from tabletop.web import WebServer
@@ -47,6 +48,7 @@ def main(out: pathlib.Path) -> int:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            grid_shots(browser, out)
             for size, viewport in SIZES.items():
                 context = browser.new_context(viewport=viewport, is_mobile=size == "phone")
                 for name, path in pages.items():
@@ -61,6 +63,43 @@ def main(out: pathlib.Path) -> int:
     finally:
         server.stop()
     return 0
+
+
+def grid_shots(browser, out: pathlib.Path) -> None:
+    """On a phone: Cai's tap grid with THERMOSTAT previewed on the 19x19 board, and Mia's page at
+    Level 1 with the card's word spelled on the letter buttons and its first square tapped."""
+    phone = {"viewport": SIZES["phone"], "is_mobile": True, "has_touch": True}
+    session = mid_game()
+    for event in [{"type": "recognise", "player": "Cai", "target": "Ben"},
+                  {"type": "answer", "player": "Ben", "text": "thermostat"}]:
+        session.submit(event)
+    child = Session.create(Journal(pathlib.Path(tempfile.mkdtemp()) / "j.sqlite"),
+                           GameSetup("extradiction", ("Mia",), variant="level1"), "extradiction",
+                           lexicon=builtin_lexicon("en"), clock=SimClock(), deck=picture_deck("en").shuffled(2),
+                           game_id="child")
+    child.submit({"type": "clue", "player": "Mia", "answer": "cat", "picture": "🐈"})
+    child.submit({"type": "answer", "player": "Mia", "correct": True})
+    servers = [WebServer(session).start(), WebServer(child).start()]
+    try:
+        for server, table, seat, word, square, name in [
+                (servers[0], session, "Ben", "thermostat", "H11", "page-seat-grid-phone.png"),
+                (servers[1], child, "Mia", "CAT", "E4", "page-child-phone.png")]:
+            page = browser.new_context(**phone).new_page()
+            page.goto(f"{server.url}/seat?token={table.tokens['seats'][seat]}")
+            page.wait_for_selector("#where:not([hidden])")
+            if table is child:
+                for letter in word:
+                    page.click(f"#childpad button[data-letter='{letter}']")
+            else:
+                page.fill("#text", word)
+            page.click(f"#tapboard button[data-square='{square}']")
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(out / name), full_page=True)
+            print(f"wrote {out / name}")
+            page.context.close()
+    finally:
+        for server in servers:
+            server.stop()
 
 
 if __name__ == "__main__":

@@ -76,6 +76,18 @@ class ExtradictionTable(TableGame[ExtradictionGame]):
             summary["confirm_write"] = {"player": game.whose_turn(), "word": clue["answer"].upper()}
         return summary
 
+    def seat_view(self, game: ExtradictionGame, seat: str) -> dict[str, Any]:
+        """Levels 1-2 are for children: their pages need no typing (docs/session.md, "The child's
+        page"; the view adds the game's alphabet for its letter buttons): the directions the level
+        allows and, when the table knows it, the card's word as one big button (Level 1: the card shows it;
+        Level 2: once the child has guessed it)."""
+        if game.level not in ("level1", "level2"):
+            return {}
+        card = self.summary(game).get("card")
+        known = card is not None and game.whose_turn() == seat and (game.level == "level1" or game.phase is Phase.WRITE)
+        return {"child": {"word": card["word"] if known and card else None,
+                          "directions": ["across"] if game.policy.across_only else ["across", "down"]}}
+
 
 def demo_script(get_game: Callable[[], Any], deck: Any, seed: int = 0) -> Iterator[Action]:
     """eXtraDICTION (levels 1-3): the helper draws a card, a player guesses, then writes."""

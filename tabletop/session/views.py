@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterable
 
 from rules.squares import Square
+from rules.word_grid_dice import ALPHABETS
 
 if TYPE_CHECKING:
     from rules.board import Board
@@ -81,6 +82,7 @@ def host(session: "Session") -> dict[str, Any]:
         view["waiting_for_writers"] = len(session.pending_reads) - len(view["pending_reads"])
         view["private_log"] = [dict(line) for line in session.private_log[-12:]]
         view["turned_away"] = dict(session.entry_windows.turned_away)   # seats slowed down for refused entries
+        view["board"] = printed_board(session.board, view["grid"])
         return view
 
 
@@ -119,7 +121,8 @@ def seat(session: "Session", seat: str, *, buzzers: bool, scan: bool) -> dict[st
                 "buzz_ready": buzzers and session.table.buzz(session.game, seat) is not None,
                 "actions": [{"key": a["key"], "label": a["label"]}
                             for a in buttons(session, session.table.seat_actions(session.game, seat))],
-                "board": None if board is None else {"rows": board.rows, "cols": board.cols},
+                "board": printed_board(board, view["grid"]),
+                "alphabet": ALPHABETS.get(session.setup.language, ALPHABETS["en"]),  # the child's letter buttons
                 "squares": view.get("squares"), "grid": view["grid"] if view.get("squares") else None,
                 "paused": view["paused"], "dice": view.get("dice"), "sheet": view.get("sheet"),
                 "free_rows": (view.get("free_rows") or {}).get(seat), "reveal": view.get("reveal"),
@@ -135,6 +138,35 @@ def _offer(session: "Session", read: Any) -> dict[str, Any]:
     where = session.board.label(Square(event["row"], event["col"])) if session.board is not None else ""
     return {"read": read.seq, "readings": list(read.readings or (event.get("text"),)), "where": where,
             "dir": event.get("dir")}
+
+
+#: what a printed mark means (the marks layer, docs/boards.md); '.' is a plain square
+MARKS = {"!": "chance", "*": "star", "D": "diamond", "#": "blocked"}
+
+
+def printed_board(board: "Board | None", grid: Any = None) -> dict[str, Any] | None:
+    """The board as printed, for the pages' tap grids: its size, the printed values (one digit a
+    square, ``0`` none) and marks (``.`` none, see :data:`MARKS`) one string a row, the zones the
+    print outlines, a legend of the marks it has, and the letters on it now (``grid``: the game's
+    ``state()["grid"]``, ``.`` an empty square, a small letter a blank tile); ``None`` without a board.
+
+    >>> from rules.board import parse_board
+    >>> b = parse_board('rows = 1\\ncols = 3\\n[layers]\\nvalues = ["301"]\\nzones = ["aab"]\\nmarks = [".!."]')
+    >>> printed = printed_board(b, ["C.."])
+    >>> printed["values"], printed["marks"], printed["legend"], printed["letters"]
+    (['301'], ['.!.'], {'!': 'chance'}, ['C..'])
+    """
+    if board is None:
+        return None
+    values = board.layers.get("values") or ("0" * board.cols,) * board.rows
+    marks = board.layers.get("marks") or ("." * board.cols,) * board.rows
+    outline = next((board.layers[name] for name in ("zones", "quadrants") if name in board.layers), None)
+    fits = isinstance(grid, list) and len(grid) == board.rows and all(
+        isinstance(row, str) and len(row) == board.cols for row in grid)
+    return {"name": board.name, "rows": board.rows, "cols": board.cols, "values": list(values),
+            "marks": list(marks), "zones": list(outline) if outline else None,
+            "legend": {mark: kind for mark, kind in MARKS.items() if any(mark in row for row in marks)},
+            "letters": list(grid) if fits else None}
 
 
 def board_layers(board: "Board | None") -> dict[str, Any]:

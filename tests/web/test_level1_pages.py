@@ -33,7 +33,15 @@ def test_a_level1_turn_from_picture_card_to_stars_without_typing(tmp_path, brows
         host.click("#actions button[data-key='answer-right']")           # "Mia, say it with me: cat!"
         host.wait_for_selector("#confirm:not([hidden])")
         assert f"Mia writes {word} across" in host.text_content("#confirmtext")
+        assert host.text_content("#hostboard button[data-square='G1'] .mark") == "!"   # the board as printed
+        assert host.text_content("#hostboard button[data-square='A1'] .val") == "5"
+        assert host.is_disabled("#confirmwrite")                            # nothing tapped yet
+        sizes = host.eval_on_selector_all("#hostboard button.sq", "bs => bs.map(b => b.getBoundingClientRect().width)")
+        assert len(sizes) == 13 * 13 and min(sizes) >= 36
         host.click("#hostboard button[data-square='C5']")                 # the helper taps the first letter
+        for k, letter in enumerate(word):                                  # ... sees the word on its squares
+            assert host.get_attribute(f"#hostboard button[data-square='{chr(ord('C') + k)}5']", "data-preview") == letter
+        host.click("#confirmwrite")                                        # ... and confirms
         board.wait_for_function("document.querySelector(\"tr[data-player='Mia'] td.total\").textContent != '0'")
         stars = session.game.totals["Mia"]
         assert stars > 0 and board.text_content("tr[data-player='Mia'] td.total") == str(stars)

@@ -57,20 +57,6 @@ const T = {
   // squares as the printed board names them: column letters from A, rows from 1
   colName(c) { let s = ''; c += 1; while (c > 0) { const r = (c - 1) % 26; s = String.fromCharCode(65 + r) + s; c = Math.floor((c - 1) / 26); } return s; },
   squareName(r, c) { return T.colName(c) + (r + 1); },
-  // a grid of square buttons with margin labels; onPick(row, col, name) when one is tapped
-  tapBoard(grid, rows, cols, onPick) {
-    grid.style.gridTemplateColumns = `repeat(${cols + 1}, 1fr)`;
-    const cells = [T.el('span', {})];
-    for (let c = 0; c < cols; c++) cells.push(T.el('span', { class: 'label' }, T.colName(c)));
-    for (let r = 0; r < rows; r++) {
-      cells.push(T.el('span', { class: 'label' }, String(r + 1)));
-      for (let c = 0; c < cols; c++) {
-        const name = T.squareName(r, c);
-        cells.push(T.el('button', { type: 'button', 'data-square': name, title: name, onclick: () => onPick(r, c, name) }));
-      }
-    }
-    grid.replaceChildren(...cells);
-  },
   // each seat's QR code and short code (/api/join: every seat for the host, seats not joined yet
   // for everyone else); the box is hidden when there is none to show
   async joinCodes(box, token) {
