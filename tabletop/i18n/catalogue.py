@@ -131,6 +131,9 @@ class Catalogue:
             raise CatalogueError(f"{path}: {error}") from None
         messages = tuple(Template.parse(english, str(translation), str(path))
                          for english, translation in data.get("messages", {}).items())
-        for english, translation in data.get("pages", {}).items():
-            Template.parse(english, str(translation), str(path))     # the same placeholder check
+        for english, translation in data.get("pages", {}).items():   # (a page's English may choose plurals too)
+            if names_in(english) != names_in(str(translation)):
+                raise CatalogueError(f"{path}: the page text {english!r} has the placeholders "
+                                     f"{sorted(names_in(english))}, but its translation {translation!r} has "
+                                     f"{sorted(names_in(str(translation)))}")
         return cls(language, messages, dict(data.get("words", {})), dict(data.get("pages", {})))

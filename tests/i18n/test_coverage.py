@@ -141,7 +141,8 @@ def source_text() -> str:
     files = [*ROOT.glob("rules/**/*.py"), *ROOT.glob("tabletop/**/*.py"), *ROOT.glob("tabletop/**/*.js"),
              *ROOT.glob("tabletop/**/*.html")]
     text = "\n".join(path.read_text(encoding="utf-8") for path in files)
-    return re.sub(r"[\"']\s*\n\s*f?[\"']", "", text).lower()      # a sentence continued on the next line is one
+    # a sentence continued on the next line ("..." "...", '...' + '...') is one
+    return re.sub(r"[\"']\s*\+?\s*\n\s*f?[\"']", "", text).replace("\\'", "'").lower()
 
 
 def test_every_catalogue_entry_is_still_said_somewhere():
@@ -163,3 +164,12 @@ def test_every_catalogue_entry_is_still_said_somewhere():
         if not all(piece.lower() in code for piece in pieces):
             dead.append(english)
     assert not dead, dead
+
+
+def test_every_text_of_every_page_has_its_translation():
+    from tests.i18n.page_texts import page_texts
+    pages = Catalogue.load("uk").pages
+    texts = page_texts()
+    assert sum(map(len, texts.values())) > 100 and "Cross this row out" in texts["player.html"]
+    missing = {text: name for name, found in texts.items() for text in found if text not in pages}
+    assert not missing, missing
