@@ -22,7 +22,7 @@ from tests.i18n.playouts import playout
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 #: the games whose every sentence the catalogue translates (the others: issue 28, still to do)
-TRANSLATED = {"letter-dice", "word-grid", "questique"}
+TRANSLATED = {"letter-dice", "word-grid", "questique", "extradiction", "extradiction-sp", "sequence-letters"}
 
 SEEDS = range(4)
 
@@ -165,7 +165,9 @@ def test_every_catalogue_entry_is_still_said_somewhere():
             continue
         # (letters glued to a placeholder, like the "th" of "{n}th", belong to its value's formatting)
         pieces = [p.strip(" ") for p in re.split(PLACEHOLDER.pattern + "[a-z]*", english)[::3] if len(p.strip(" '")) >= 3]
-        if not all(piece.lower() in code for piece in pieces):
+        # (a piece may be built from parts: each part between punctuation marks and numbers is in the code)
+        parts = [part.strip(" '") for piece in pieces for part in re.split(r"[.!?:;,()]|\d+", piece)]
+        if not all(part.lower() in code for part in parts if len(part) >= 3):
             dead.append(english)
     assert not dead, dead
 
