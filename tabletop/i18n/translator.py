@@ -32,6 +32,9 @@ import re
 
 from tabletop.i18n.catalogue import PLACEHOLDER, Catalogue, Template
 
+#: how many different untranslated sentences :attr:`Translator.missed` keeps (a table runs for hours)
+MOST_MISSED = 10_000
+
 #: where a message may be cut into sentences: after these marks and a space
 BOUNDARY = re.compile(r"(?<=[.!?:;])\s+")
 
@@ -63,7 +66,8 @@ class Translator:
             return text
         translated, missed = self._cached(text)
         for sentence in missed:
-            self.missed[sentence] += 1
+            if sentence in self.missed or len(self.missed) < MOST_MISSED:
+                self.missed[sentence] += 1
         return translated
 
     def untranslated(self, text: str) -> list[str]:
