@@ -19,6 +19,9 @@ from typing import Any, Callable, Iterator
 TEXT_KEYS = frozenset({"message", "public_message", "error", "prompt", "label", "status", "title", "reason",
                        "best_label", "clue", "explain", "warning", "nothing"})
 
+#: the key of the devices' statuses (a name -> a sentence each: ``{"camera": "watching the board"}``)
+DEVICES = "devices"
+
 #: values of those keys that are codes, not sentences (a result's ``status``)
 CODES = frozenset({"accepted", "rejected", "ignored", "waiting", "ok", ""})
 
@@ -27,6 +30,9 @@ def texts_of(data: Any, key: str | None = None) -> Iterator[str]:
     """Every sentence in ``data`` (a view, a result's JSON, an API answer), in order."""
     if isinstance(data, dict):
         for name, value in data.items():
+            if name == DEVICES and isinstance(value, dict):        # each device's status is a sentence
+                yield from (status for status in value.values() if isinstance(status, str) and status not in CODES)
+                continue
             yield from texts_of(value, name)
     elif isinstance(data, (list, tuple)):
         for value in data:
@@ -38,7 +44,9 @@ def texts_of(data: Any, key: str | None = None) -> Iterator[str]:
 def translate_view(data: Any, translate: Callable[[str], str], key: str | None = None) -> Any:
     """A copy of ``data`` with every sentence (:func:`texts_of`) put through ``translate``."""
     if isinstance(data, dict):
-        return {name: translate_view(value, translate, name) for name, value in data.items()}
+        return {name: ({device: translate(status) if isinstance(status, str) and status not in CODES else status
+                        for device, status in value.items()} if name == DEVICES and isinstance(value, dict)
+                       else translate_view(value, translate, name)) for name, value in data.items()}
     if isinstance(data, list):
         return [translate_view(value, translate, key) for value in data]
     if isinstance(data, str) and key in TEXT_KEYS and data not in CODES:

@@ -9,6 +9,8 @@ import pathlib
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rules.game import GameSetup
 from rules.lexicon import Lexicon
@@ -100,6 +102,16 @@ def test_every_sentence_of_a_game_translates(game_id, language):
     assert not missing, "\n".join(f"{sentence!r} (in {text!r})" for sentence, text in sorted(missing.items()))
 
 
+@pytest.mark.parametrize("game_id,language", [(spec.game_id, language) for spec in games()
+                                               for language in spec.languages if spec.game_id in TRANSLATED])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(100, 2**32))
+def test_any_seeds_playout_translates(game_id, language, seed):
+    """Beyond the fixed seeds: hypothesis picks more, and shrinks a failing one to report it."""
+    missing = untranslated(playout(game_id, language, seed, steps=60))
+    assert not missing, "\n".join(f"{sentence!r} (in {text!r})" for sentence, text in sorted(missing.items()))
+
+
 @pytest.mark.parametrize("language", ["en", "uk"])
 def test_a_scripted_letter_dice_round_translates(language):
     texts = letter_dice_round(language)
@@ -138,7 +150,8 @@ def test_every_translation_has_its_english_placeholders():
 
 @functools.lru_cache(maxsize=1)
 def source_text() -> str:
-    files = [*ROOT.glob("rules/**/*.py"), *ROOT.glob("tabletop/**/*.py"), *ROOT.glob("tabletop/**/*.js"),
+    files = [*ROOT.glob("rules/**/*.py"), *ROOT.glob("tabletop/**/*.py"), *ROOT.glob("vision/**/*.py"),
+             *ROOT.glob("hardware/**/*.py"), *ROOT.glob("tabletop/**/*.js"),
              *ROOT.glob("tabletop/**/*.html")]
     text = "\n".join(path.read_text(encoding="utf-8") for path in files)
     # a sentence continued on the next line ("..." "...", '...' + '...') is one
