@@ -8,8 +8,10 @@ import pathlib
 import re
 
 STATIC = pathlib.Path(__file__).resolve().parents[2] / "tabletop" / "web" / "static"
-PAGES = ("scoreboard.html", "player.html", "host.html", "camera.html", "join.html")
-SCRIPTS = ("common.js", "i18n.js")
+ROOM = pathlib.Path(__file__).resolve().parents[2] / "tabletop" / "room" / "static"
+PAGES = ("scoreboard.html", "player.html", "host.html", "camera.html", "join.html", "../../room/static/room.html",
+         "../../room/static/console.html")
+SCRIPTS = ("common.js", "i18n.js", "../../room/static/room.js")
 
 #: a T.t call's English text: 'single' or "double" quoted, joined with + across lines
 CALL = re.compile(r"""T\.t\(((?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")(?:\s*\+\s*(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"))*)""")
