@@ -16,6 +16,8 @@ import shutil
 import subprocess
 import threading
 
+from tabletop.i18n import translate
+
 VOICES = {"en": "en-gb", "uk": "uk"}
 
 
@@ -53,8 +55,8 @@ class Announcer:
                     lines.append(session.game.standings())
             else:
                 lines = [result.get("public_message") or result["message"]]   # never a private reason aloud
-            for line in lines:
-                self.say(line)
+            for line in lines:                  # said in the game's language (tabletop.i18n)
+                self.say(translate(line, self.language))
         session.subscribe(on)
 
     def say(self, text: str) -> None:

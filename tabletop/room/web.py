@@ -26,6 +26,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from tabletop import i18n
 from tabletop.room.export import standings_csv
 from tabletop.room.messages import Refused
 from tabletop.room.service import RoomService
@@ -33,6 +34,9 @@ from tabletop.web.app import WebServer
 from tabletop.web.limits import ServerLimits, guarded_protocol, nodelay
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
+#: the table pages' scripts the room pages share: their helpers and their languages (docs/i18n.md)
+WEB_STATIC = pathlib.Path(__file__).resolve().parents[1] / "web" / "static"
+SHARED_SCRIPTS = ("common.js", "i18n.js")
 #: how often the page may be updated (seconds): changes in between are shown together
 PUSH_EVERY = 0.05
 MAX_BODY = 16 * 1024
@@ -75,7 +79,7 @@ def console_action(service: RoomService, name: str, body: dict[str, Any]) -> dic
 
 
 def make_app(service: RoomService, token: str) -> Starlette:
-    clients: set[WebSocket] = set()
+    clients: dict[WebSocket, str] = {}          # each page and the language it asked for
 
     def allowed(request: Request) -> bool:
         given = request.headers.get("x-tabletop-token") or request.query_params.get("token") or ""
@@ -94,7 +98,22 @@ def make_app(service: RoomService, token: str) -> Starlette:
         return FileResponse(STATIC / "console.html")
 
     async def snapshot(request: Request) -> JSONResponse:
-        return JSONResponse(await run_in_threadpool(service.snapshot))
+        language = i18n.language_of(request.headers.get("x-tabletop-language") or request.query_params.get("lang"))
+        return JSONResponse(i18n.translate_view(await run_in_threadpool(service.snapshot), language))
+
+    async def texts(request: Request) -> JSONResponse:
+        """The room pages' own texts (docs/i18n.md): in the language asked for (``?lang=``), else English."""
+        language = i18n.language_of(request.query_params.get("lang"))
+        found = i18n.translator(language)
+        return JSONResponse({"language": language, "languages": list(i18n.LANGUAGES),
+                             "pages": dict(found.catalogue.pages) if found else {}})
+
+    async def page_script(request: Request) -> Any:
+        """The table pages' helpers and their language script (T.t, the EN | УК switch), shared."""
+        name = request.path_params["name"]
+        if name not in SHARED_SCRIPTS:
+            return PlainTextResponse("Not found.", 404)
+        return FileResponse(WEB_STATIC / name, headers={"Cache-Control": "no-store"})
 
     async def action(request: Request) -> JSONResponse:
         if not allowed(request):
@@ -125,9 +144,9 @@ def make_app(service: RoomService, token: str) -> Starlette:
 
     async def ws(websocket: WebSocket) -> None:
         await websocket.accept()
-        clients.add(websocket)
+        clients[websocket] = language = i18n.language_of(websocket.query_params.get("lang"))
         try:
-            await websocket.send_text(json.dumps(await run_in_threadpool(service.snapshot)))
+            await websocket.send_text(json.dumps(i18n.translate_view(await run_in_threadpool(service.snapshot), language)))
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -135,7 +154,7 @@ def make_app(service: RoomService, token: str) -> Starlette:
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            clients.discard(websocket)
+            clients.pop(websocket, None)
 
     async def pusher() -> None:
         """Send the page every change, at most every :data:`PUSH_EVERY` seconds."""
@@ -145,12 +164,15 @@ def make_app(service: RoomService, token: str) -> Starlette:
             if service.version == seen:
                 continue
             seen = service.version
-            text = json.dumps(await run_in_threadpool(service.snapshot))
-            for client in list(clients):
+            room = await run_in_threadpool(service.snapshot)
+            texts: dict[str, str] = {}               # one text a language the pages asked for
+            for client, language in list(clients.items()):
+                if language not in texts:
+                    texts[language] = json.dumps(i18n.translate_view(room, language))
                 try:
-                    await client.send_text(text)
+                    await client.send_text(texts[language])
                 except Exception:
-                    clients.discard(client)
+                    clients.pop(client, None)
             service.page_updated()
 
     @contextlib.asynccontextmanager
@@ -160,7 +182,8 @@ def make_app(service: RoomService, token: str) -> Starlette:
         task.cancel()
 
     return Starlette(routes=[Route("/", page), Route("/console", console), Route("/room.js", shared),
-                             Route("/room.css", shared), Route("/api/room", snapshot),
+                             Route("/room.css", shared), Route("/api/room", snapshot), Route("/api/i18n", texts),
+                             Route("/static/{name:str}", page_script),
                              Route("/api/console/{name}", action, methods=["POST"]),
                              Route("/api/export.{kind:str}", export), WebSocketRoute("/ws", ws)],
                      lifespan=lifespan)

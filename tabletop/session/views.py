@@ -47,6 +47,7 @@ def scoreboard(session: "Session") -> dict[str, Any]:
                 break
         view = {
             "game_id": session.game_id, "game": session.setup.game, "title": title(game),
+            "language": session.setup.language,          # the pages' language until a page picks one
             "variant": getattr(game, "variant", None) or getattr(game, "level", None),
             "players": list(session.setup.players), "totals": game.totals,
             "turn": game.whose_turn(), "over": game.over, "winner": game.winner if game.over else None,
@@ -110,7 +111,7 @@ def seat(session: "Session", seat: str, *, buzzers: bool, scan: bool) -> dict[st
     with session.lock:
         view = scoreboard(session)
         board = session.board
-        return {"seat": seat, "now": view["now"], "windows": [w for w in view["windows"] if seat in w["seats"]],
+        return {"seat": seat, "language": view["language"], "now": view["now"], "windows": [w for w in view["windows"] if seat in w["seats"]],
                 "entries": session.entries_for(seat),
                 "turn": view["turn"], "totals": view["totals"], "over": view["over"], "log": view["log"][-5:],
                 "title": view["title"], "phase": view.get("phase"), "clue": view.get("clue"),

@@ -50,6 +50,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
               voice: bool = False, out=None, variant: str | None = None,
               terminal: bool = False, keep_serving: bool = False, language: str = "en") -> DemoReport:
     from tabletop.announce import Announcer
+    from tabletop.i18n import translate
     from tabletop.decks import builtin_deck
     from tabletop.lexicons import builtin_lexicon
     from tabletop.resources import load_board
@@ -95,7 +96,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
         if not result["message"]:
             return
         tag = "REFUSED " if status == "rejected" else ""
-        say(f"  {event.get('t', 0):7.1f}s  {result.get('source') or '':<11} {tag}{result['message']}")
+        say(f"  {event.get('t', 0):7.1f}s  {result.get('source') or '':<11} {tag}{translate(result['message'], language)}")
         if result.get("turn") and status == "accepted" and event.get("type") == "write":
             say("           scores: " + ", ".join(f"{p} {v}" for p, v in session.game.totals.items()))
 

@@ -84,6 +84,7 @@ def run_table(session: Session, config: dict, *, host: str, port: int, voice: bo
     """Run a live table until the game is over or the host quits. ``sock``: the pages' socket,
     bound already; ``lock``: the game's :class:`~tabletop.session.journal.GameLock`, released at the end."""
     from tabletop.announce import Announcer, TerminalScoreboard
+    from tabletop.i18n import translate
     from tabletop.web import WebServer
     stdin = sys.stdin if stdin is None else stdin
     out = out or sys.stdout
@@ -106,8 +107,9 @@ def run_table(session: Session, config: dict, *, host: str, port: int, voice: bo
             + (" - the phone warns once that the certificate is the table's own: accept it" if server.secure else ""))
         if server.tls_problem:
             say(f"  ({server.tls_problem}: a phone's browser gives the camera only to https pages)")
+    language = session.setup.language        # the console speaks the game's language (tabletop.i18n)
     session.subscribe(lambda m: m.get("result") and m["result"]["message"] and say(
-        ("REFUSED " if m["result"]["status"] == "rejected" else "") + m["result"]["message"]))
+        ("REFUSED " if m["result"]["status"] == "rejected" else "") + translate(m["result"]["message"], language)))
     table = config["table"]
     announcer = Announcer(session, voice=voice, language=session.setup.language,
                           speed=int(table.get("speed", 160)), voice_name=table.get("voice_name") or None)
@@ -148,10 +150,10 @@ def run_table(session: Session, config: dict, *, host: str, port: int, voice: bo
                 break
             reply = console_command(session, line)
             if reply:
-                say(reply)
+                say(translate(reply, language))
         if session.game.over:
             session.finish()
-            say(session.game.standings())
+            say(translate(session.game.standings(), language))
     except KeyboardInterrupt:
         say("stopped; resume with: tabletop resume " + session.game_id)
     finally:

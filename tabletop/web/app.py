@@ -13,6 +13,11 @@
   ``/join`` asks for the code (:mod:`tabletop.web.join`).
 
 Tokens travel in the ``X-Tabletop-Token`` header (or a ``token`` query parameter).
+
+Every JSON answer speaks the page's language: its sentences (messages, errors, the views'
+texts: :mod:`tabletop.i18n`) are translated into the ``X-Tabletop-Language`` header's language
+(or ``?lang=``; English without either, as the rules say them). ``/api/i18n?lang=`` gives a page
+its own texts, and the language to use when the page has not chosen one: the game's.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from tabletop import i18n
 from tabletop.session import host_commands
 from tabletop.session.core import BadEntry, EntryRefused, NotYourEntry, Session
 from tabletop.session.refusals import TooManyRefusals
@@ -109,16 +115,26 @@ def _token(request: Request | WebSocket) -> str:
     return request.headers.get("x-tabletop-token") or request.query_params.get("token") or ""
 
 
-def _refuse(message: str, status: int = 403) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _language(request: Request | WebSocket) -> str:
+    """The language the page asked its answers in (English if none, or one the table does not speak)."""
+    return i18n.language_of(request.headers.get("x-tabletop-language") or request.query_params.get("lang"))
 
 
-def _refused(error: EntryRefused) -> JSONResponse:
+def _answer(request: Request | WebSocket, data: Any, status: int = 200) -> JSONResponse:
+    """``data`` as JSON, its sentences in the page's language (:func:`tabletop.i18n.translate_view`)."""
+    return JSONResponse(i18n.translate_view(data, _language(request)), status_code=status)
+
+
+def _refuse(request: Request | WebSocket, message: str, status: int = 403) -> JSONResponse:
+    return _answer(request, {"error": message}, status)
+
+
+def _refused(request: Request, error: EntryRefused) -> JSONResponse:
     """The HTTP answer to a refusal: 400 malformed, 403 not this seat's, 429 too many refused lately,
     409 not possible now."""
     status = 400 if isinstance(error, BadEntry) else 403 if isinstance(error, NotYourEntry) \
         else 429 if isinstance(error, TooManyRefusals) else 409
-    return _refuse(str(error), status)
+    return _refuse(request, str(error), status)
 
 
 def make_app(session: Session) -> Starlette:
@@ -160,14 +176,15 @@ def make_app(session: Session) -> Starlette:
     def code_seat(request: Request) -> tuple[str | None, Response | None]:
         """The seat of the path's code, or the answer to give (429 after too many wrong codes, 404)."""
         client = request.client.host if request.client else "?"
+        language = i18n.language_of(session.setup.language)      # before a seat, the game's language
         if not wrong_codes.allowed(client):
             return None, HTMLResponse(_message_page("Too many wrong codes", "Too many wrong codes were tried: wait "
-                                                    "a minute, then type the code again."), status_code=429)
+                                                    "a minute, then type the code again.", language), status_code=429)
         seat = seat_of_code(session.tokens, request.path_params["code"])
         if seat is None:
             wrong_codes.wrong(client)
             return None, HTMLResponse(_message_page("No such code", "No seat has that code: check the code "
-                                                    "on the scoreboard or the host console."), status_code=404)
+                                                    "on the scoreboard or the host console.", language), status_code=404)
         return seat, None
 
     async def join(request: Request):
@@ -193,32 +210,40 @@ def make_app(session: Session) -> Starlette:
             {"seat": s, "code": codes[s], "link": f"{base}/join/{codes[s]}", "qr": f"/qr/{codes[s]}.svg"}
             for s in shown]})
 
+    async def texts(request: Request):
+        """A page's own texts in the language it asks for (``?lang=``), else in the game's language."""
+        language = i18n.language_of(request.query_params.get("lang"), i18n.language_of(session.setup.language))
+        found = i18n.translator(language)
+        return JSONResponse({"language": language, "game_language": session.setup.language,
+                             "languages": list(i18n.LANGUAGES), "pages": dict(found.catalogue.pages) if found else {}},
+                            headers={"Cache-Control": "no-store"})
+
     async def board(request: Request):
         return JSONResponse(session.board_json())
 
     async def state(request: Request):
-        return JSONResponse(await run_in_threadpool(session.view))
+        return _answer(request, await run_in_threadpool(session.view))
 
     async def host_state(request: Request):
         if not is_host(request):
-            return _refuse("This is the host's console: the host token is wrong or missing.")
-        return JSONResponse({**(await run_in_threadpool(session.host_view)), "scan": scannable})
+            return _refuse(request, "This is the host's console: the host token is wrong or missing.")
+        return _answer(request, {**(await run_in_threadpool(session.host_view)), "scan": scannable})
 
     async def host_post(request: Request):
         """A host command (:mod:`tabletop.session.host_commands`: the same table as the keyboard's)."""
         if not is_host(request):
-            return _refuse("Only the host can do that: the host token is wrong or missing.")
+            return _refuse(request, "Only the host can do that: the host token is wrong or missing.")
         name = request.path_params["action"]
         try:
             body = await _json_body(request)
             reply = await run_in_threadpool(host_commands.run, session, name, body, "host")
         except host_commands.UnknownCommand as unknown:
-            return _refuse(str(unknown), 404)
+            return _refuse(request, str(unknown), 404)
         except EntryRefused as refused:
-            return _refused(refused)
+            return _refused(request, refused)
         except BadRequest as bad:
-            return _refuse(str(bad), bad.status)
-        return JSONResponse(reply.to_json())
+            return _refuse(request, str(bad), bad.status)
+        return _answer(request, reply.to_json())
 
     scanner = None
     kind = pieces.of_game(session.setup.game)
@@ -228,21 +253,21 @@ def make_app(session: Session) -> Starlette:
         """A photo of the board from a phone (the body is the image file): its new word is offered."""
         nonlocal scanner
         if not is_host(request) and seat_of(request) is None:
-            return _refuse("Only the host and the players can send photos: the token is wrong or missing.")
+            return _refuse(request, "Only the host and the players can send photos: the token is wrong or missing.")
         try:
             data = await _bounded_body(request, MAX_PHOTO_BYTES,
                                        f"The photo is too large: at most {MAX_PHOTO_BYTES // (1024 * 1024)} MB.")
         except BadRequest as bad:
-            return _refuse(str(bad), bad.status)
+            return _refuse(request, str(bad), bad.status)
         if kind is None or kind.scanner is None or not scannable:
-            return _refuse(f"{session.setup.game} is not read from a phone's photo yet: only the handwritten "
+            return _refuse(request, f"{session.setup.game} is not read from a phone's photo yet: only the handwritten "
                            "boards are.", 422)
         scanner = scanner or kind.scanner(session)
         try:
-            return JSONResponse(await run_in_threadpool(scanner.scan, data, "scan:host" if is_host(request)
+            return _answer(request, await run_in_threadpool(scanner.scan, data, "scan:host" if is_host(request)
                                                         else f"scan:{seat_of(request)}"))
         except ScanRefused as refused:
-            return _refuse(str(refused), 422)
+            return _refuse(request, str(refused), 422)
 
     phones: PhoneBuzzers | None = PhoneBuzzers(session) if session.table.uses_buzzers else None
 
@@ -259,12 +284,12 @@ def make_app(session: Session) -> Starlette:
     async def host_camera(request: Request):
         """The camera page's link and its QR code (an SVG), for the host console."""
         if not is_host(request):
-            return _refuse("This is the host's console: the host token is wrong or missing.")
+            return _refuse(request, "This is the host's console: the host token is wrong or missing.")
         if station is None:
-            return JSONResponse({"camera": False})
+            return _answer(request, {"camera": False})
         base = request.app.state.public_url or str(request.base_url).rstrip("/")
         link = f"{base}/camera?token={camera_token(session.tokens)}"
-        return JSONResponse({"camera": True, "link": link, "qr": qr_svg(link, inline=True).decode("utf-8"), "status": station.status(),
+        return _answer(request, {"camera": True, "link": link, "qr": qr_svg(link, inline=True).decode("utf-8"), "status": station.status(),
                              "recording": station.recording})
 
     async def camera_ws(websocket: WebSocket):
@@ -297,29 +322,29 @@ def make_app(session: Session) -> Starlette:
     async def seat_state(request: Request):
         seat = seat_of(request)
         if seat is None:
-            return _refuse(WRONG_SEAT_TOKEN)
+            return _refuse(request, WRONG_SEAT_TOKEN)
 
         joined.add(seat)
 
         def build() -> dict:
             return session.seat_view(seat, buzzers=phones is not None, scan=scannable)
 
-        return JSONResponse(await run_in_threadpool(build))
+        return _answer(request, await run_in_threadpool(build))
 
     async def seat_post(request: Request, do: Callable[[str, dict], Any]) -> JSONResponse:
         """A seat's POST: its token checked, its JSON body read, ``do(seat, body)`` run off the event
         loop; a refusal answered with its status, the outcome (a result or a reply) as JSON."""
         seat = seat_of(request)
         if seat is None:
-            return _refuse(WRONG_SEAT_TOKEN)
+            return _refuse(request, WRONG_SEAT_TOKEN)
         try:
             body = await _json_body(request)
             outcome = await run_in_threadpool(do, seat, body)
         except BadRequest as bad:
-            return _refuse(str(bad), bad.status)
+            return _refuse(request, str(bad), bad.status)
         except EntryRefused as refused:
-            return _refused(refused)
-        return JSONResponse(outcome if isinstance(outcome, dict) else outcome.to_json())
+            return _refused(request, refused)
+        return _answer(request, outcome if isinstance(outcome, dict) else outcome.to_json())
 
     async def seat_entry(request: Request):
         """An entry in one of the seat's windows (a word, an answer, a row)."""
@@ -338,19 +363,19 @@ def make_app(session: Session) -> Starlette:
         """A phone's buzz-in press, stamped on the phone in table time (``t``)."""
         seat = seat_of(request)
         if seat is None:
-            return _refuse(WRONG_SEAT_TOKEN)
+            return _refuse(request, WRONG_SEAT_TOKEN)
         if phones is None:
-            return _refuse("This game has no buzz-in.", 409)
+            return _refuse(request, "This game has no buzz-in.", 409)
         try:
             body = await _json_body(request)
             stamped = None if body.get("t") is None else _number(body, "t", 0, -1e9, 1e9)
             used = await run_in_threadpool(phones.press, seat, stamped)
         except BadRequest as bad:
-            return _refuse(str(bad), bad.status)
+            return _refuse(request, str(bad), bad.status)
         except NoQuestionOpen as closed:
-            return _refuse(str(closed), 409)
-        return JSONResponse({"status": "accepted", "message": "Your hand is up.", "t": used.t,
-                             **({"ordered_by": "arrival"} if used.doubted else {})})
+            return _refuse(request, str(closed), 409)
+        return _answer(request, {"status": "accepted", "message": "Your hand is up.", "t": used.t,
+                                 **({"ordered_by": "arrival"} if used.doubted else {})})
 
     async def clock_ws(websocket: WebSocket):
         """The phones' clock: each message ``{"c": phone_ms}`` is answered with ``{"c": ..., "s": table_s}``.
@@ -394,7 +419,8 @@ def make_app(session: Session) -> Starlette:
         key = (asyncio.get_running_loop(), queue)
         clients.add(key)
         try:
-            await websocket.send_text(json.dumps({"type": "view", "view": session.view()}))
+            language = _language(websocket)        # the page's (?lang=): the view's sentences in it
+            await websocket.send_text(json.dumps({"type": "view", "view": i18n.translate_view(session.view(), language)}))
             while True:
                 try:
                     kind = await asyncio.wait_for(queue.get(), timeout=2.0)
@@ -407,7 +433,7 @@ def make_app(session: Session) -> Starlette:
                     if queue.get_nowait() is None:
                         await websocket.close()
                         return
-                view = await run_in_threadpool(session.view)
+                view = i18n.translate_view(await run_in_threadpool(session.view), language)
                 await websocket.send_text(json.dumps({"type": json.loads(kind)["type"], "view": view}))
         except (WebSocketDisconnect, RuntimeError):
             pass
@@ -418,7 +444,7 @@ def make_app(session: Session) -> Starlette:
         Route("/", page), Route("/host", page), Route("/seat", page), Route("/camera", page), Route("/join", page),
         Route("/join/{code}", join), Route("/qr/{code}.svg", qr), Route("/api/join", join_list),
         Route("/api/host/camera", host_camera),
-        Route("/api/board", board), Route("/api/state", state),
+        Route("/api/board", board), Route("/api/state", state), Route("/api/i18n", texts),
         Route("/api/scan", scan, methods=["POST"]),
         Route("/api/host/state", host_state), Route("/api/host/{action}", host_post, methods=["POST"]),
         Route("/api/seat/state", seat_state), Route("/api/seat/entry", seat_entry, methods=["POST"]),
@@ -554,12 +580,13 @@ class WebServer:
             sock.close()
 
 
-def _message_page(title: str, sentence: str) -> str:
-    """A small page that says one thing, with a way back to the code form."""
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+def _message_page(title: str, sentence: str, language: str = "en") -> str:
+    """A small page that says one thing in ``language``, with a way back to the code form."""
+    title, sentence, back = (i18n.translate(text, language) for text in (title, sentence, "Type a code"))
+    return (f'<!doctype html><html lang="{language}"><head><meta charset="utf-8"><meta name="viewport" '
             f'content="width=device-width, initial-scale=1"><title>{title}</title>'
             f'<link rel="stylesheet" href="/static/style.css"></head><body><main><section>'
-            f'<p class="msg error">{sentence}</p><a href="/join">Type a code</a></section></main></body></html>')
+            f'<p class="msg error">{sentence}</p><a href="/join">{back}</a></section></main></body></html>')
 
 
 def _lan_address() -> str:

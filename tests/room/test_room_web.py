@@ -41,3 +41,27 @@ def test_the_console_needs_its_token_and_answers_with_sentences(tmp_path):
             assert client.get("/api/export.json?token=secret").json()["letter-dice"][0]["games"] == 1
     finally:
         service.close()
+
+
+def test_the_room_pages_speak_the_pages_language(tmp_path):
+    service = RoomService(RoomAddress("127.0.0.1", 1, "club"), str(tmp_path / "room.sqlite"))
+    for topic, payload in LEGIT:
+        service.handle(topic, payload)
+    try:
+        with TestClient(make_app(service, "secret")) as client:
+            assert client.get("/api/i18n").json()["language"] == "en"          # a room has no one game's language
+            texts = client.get("/api/i18n?lang=uk").json()
+            assert texts["language"] == "uk" and texts["pages"]["Leaderboard"] == "Таблиця лідерів"
+            assert "T.t = " in client.get("/static/i18n.js").text and client.get("/static/app.py").status_code == 404
+            snapshot = service.snapshot
+            service.snapshot = lambda: {**snapshot(), "tables": [{**t, "status": "Round 2 of 4: roll the dice."}
+                                                                 for t in snapshot()["tables"]]}
+            english = client.get("/api/room").json()
+            assert english["tables"][0]["status"] == "Round 2 of 4: roll the dice."
+            ukrainian = client.get("/api/room", headers={"X-Tabletop-Language": "uk"}).json()
+            assert ukrainian["tables"][0]["status"] == "Раунд 2 з 4: киньте кубики."
+            assert ukrainian["tables"][0]["players"] == english["tables"][0]["players"]
+            with client.websocket_connect("/ws?lang=uk") as ws:
+                assert ws.receive_json()["tables"][0]["status"] == "Раунд 2 з 4: киньте кубики."
+    finally:
+        service.close()

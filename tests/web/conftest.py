@@ -26,15 +26,30 @@ def make_session(tmp_path, game="extradiction-sp", variant="classic", players=("
 DICE_WORDS = Lexicon(["cat", "act", "tea", "east", "seat", "crate", "trace", "react"])
 
 
-@pytest.fixture
-def dice_table(tmp_path):
-    """Three letter-dice seats with a minute of sand, served."""
+#: the Ukrainian letter-dice tables' word list
+DICE_WORDS_UK = Lexicon(["кіт", "кит", "рак", "рік", "ток", "кора", "тато", "карта"])
+
+
+def _dice_table(tmp_path, language: str, words: Lexicon):
     session = Session.create(Journal(tmp_path / "j.sqlite"), GameSetup("letter-dice", ("Ann", "Ben", "Cai"),
-                             options={"sand_seconds": 60}), "", lexicon=DICE_WORDS, clock=SimClock(), game_id="dice")
+                             language=language, options={"sand_seconds": 60}), "", lexicon=words, clock=SimClock(),
+                             game_id="dice")
     server = WebServer(session).start()
     yield session, server
     server.stop()
     session.journal.close()
+
+
+@pytest.fixture
+def dice_table(tmp_path):
+    """Three letter-dice seats with a minute of sand, served."""
+    yield from _dice_table(tmp_path, "en", DICE_WORDS)
+
+
+@pytest.fixture
+def dice_table_uk(tmp_path):
+    """The same table playing in Ukrainian (``--language uk``): its pages default to Ukrainian."""
+    yield from _dice_table(tmp_path, "uk", DICE_WORDS_UK)
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-// The room page and the console: draw the room's snapshot, redraw on every push.
+// The room page and the console: draw the room's snapshot, redraw on every push (texts through T.t:
+// load /static/common.js and /static/i18n.js first).
 "use strict";
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -8,7 +9,7 @@ function el(tag, attrs, ...children) {
 }
 function drawRoom(room) {
   document.getElementById("room-name").textContent = room.room;
-  document.getElementById("connected").textContent = room.connected ? "connected to the broker" : "broker unreachable";
+  document.getElementById("connected").textContent = room.connected ? T.t("connected to the broker") : T.t("broker unreachable");
   document.getElementById("connected").className = room.connected ? "ok" : "bad";
   const boards = document.getElementById("leaderboard");
   boards.replaceChildren();
@@ -19,27 +20,28 @@ function drawRoom(room) {
       el("td", {}, s.tables.join(" ")), room.room_unique ? el("td", {class: "room-unique"}, String(s.extra)) : ""));
     boards.append(el("section", {class: "board", "data-game": game}, el("h2", {}, game),
       el("table", {}, el("thead", {}, el("tr", {}, ...["#", "player", "points", "wins", "games", "tables"].concat(room.room_unique ? ["room-unique"] : [])
-        .map(h => el("th", {}, h)))), el("tbody", {}, ...rows))));
+        .map(h => el("th", {}, T.t(h))))), el("tbody", {}, ...rows))));
   }
   const tables = document.getElementById("tables");
   tables.replaceChildren(...room.tables.map(t => el("article",
     {class: "table " + (t.online ? "online" : "offline"), id: "table-" + t.table, "data-online": String(t.online)},
-    el("h3", {}, `Table ${t.table} · ${t.game || "?"} ${t.variant || ""}`),
-    el("p", {class: "who"}, t.online ? "online" : "OFFLINE"),
+    el("h3", {}, T.t("Table {table}", {table: t.table}) + ` · ${t.game || "?"} ${t.variant || ""}`),
+    el("p", {class: "who"}, t.online ? T.t("online") : T.t("OFFLINE")),
     el("p", {class: "totals"}, Object.entries(t.totals || {}).map(([p, v]) => `${p} ${v}`).join(", ")),
-    el("p", {class: "status"}, (t.paused ? "paused · " : "") + (t.over ? "game over" : (t.status || ""))),
-    el("p", {class: "seq"}, `entries ${t.applied_seq || 0} of ${t.table_seq || 0}` + (t.waiting ? ` (${t.waiting} waiting for a gap)` : "")),
-    el("p", {class: "health"}, Object.entries(t.health || {}).map(([d, s]) => `${d}: ${s}`).join(" · ")))));
-  document.getElementById("counts").textContent =
-    `${room.counted} entries counted · ${room.duplicates} duplicates dropped · ${room.refused} messages refused`;
+    el("p", {class: "status"}, (t.paused ? T.t("paused") + " · " : "") + (t.over ? T.t("game over") : (t.status || ""))),
+    el("p", {class: "seq"}, T.t("entries {n} of {total}", {n: t.applied_seq || 0, total: t.table_seq || 0})
+      + (t.waiting ? " " + T.t("({n} waiting for a gap)", {n: t.waiting}) : "")),
+    el("p", {class: "health"}, Object.entries(t.health || {}).map(([d, s]) => `${T.t(d)}: ${T.t(s)}`).join(" · ")))));
+  document.getElementById("counts").textContent = T.t("{counted} entries counted · {duplicates} duplicates dropped · {refused} messages refused",
+    {counted: room.counted, duplicates: room.duplicates, refused: room.refused});
   const rolls = document.getElementById("rolls");
-  if (rolls) rolls.textContent = room.rolls.length ? "Duplicate rolls: " + room.rolls.map(r => r.join(" ")).join(" | ") : "";
+  if (rolls) rolls.textContent = room.rolls.length ? T.t("Duplicate rolls:") + " " + room.rolls.map(r => r.join(" ")).join(" | ") : "";
   const refusals = document.getElementById("refusals");
   if (refusals) refusals.replaceChildren(...room.refusals.map(r => el("li", {}, `${r.topic}: ${r.reason}`)));
 }
 function follow() {
-  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?lang=" + (T.lang || "en"));
   ws.onmessage = m => drawRoom(JSON.parse(m.data));
   ws.onclose = () => setTimeout(follow, 1000);
 }
-follow();
+T.ready.then(follow);

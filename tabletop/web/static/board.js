@@ -31,9 +31,9 @@ T.TapGrid = class {
     this.picked = null;
     this.size = +(localStorage.getItem('tabletop-grid-size') || 44);
     if (!GRID_SIZES.includes(this.size)) this.size = 44;
-    this.zoomOut = T.el('button', { type: 'button', class: 'zoom', 'data-zoom': 'out', title: 'Smaller squares',
+    this.zoomOut = T.el('button', { type: 'button', class: 'zoom', 'data-zoom': 'out', title: T.t('Smaller squares'),
                                     onclick: () => this.zoom(-1) }, '−');
-    this.zoomIn = T.el('button', { type: 'button', class: 'zoom', 'data-zoom': 'in', title: 'Bigger squares',
+    this.zoomIn = T.el('button', { type: 'button', class: 'zoom', 'data-zoom': 'in', title: T.t('Bigger squares'),
                                    onclick: () => this.zoom(1) }, '+');
     this.grid = T.el('div', { class: 'tapgrid' });
     this.scroller = T.el('div', { class: 'gridscroll' }, this.grid);
@@ -157,11 +157,11 @@ T.TapGrid = class {
   sentences(word, dir, out) {
     if (!this.picked || !word) return [];
     const from = T.squareName(this.picked.row, this.picked.col), lines = [];
-    if (out.off === 1) lines.push({ bad: true, text: 'One letter runs off the board.' });
-    else if (out.off > 1) lines.push({ bad: true, text: `${out.off} letters run off the board.` });
-    if (out.clashes === 1) lines.push({ bad: true, text: 'One letter does not match the square it falls on (marked red).' });
-    else if (out.clashes > 1) lines.push({ bad: true, text: `${out.clashes} letters do not match the squares they fall on (marked red).` });
-    if (!lines.length) lines.push({ bad: false, text: dir === 'down' ? `${word} fits down from ${from}.` : `${word} fits across from ${from}.` });
+    if (out.off === 1) lines.push({ bad: true, text: T.t('One letter runs off the board.') });
+    else if (out.off > 1) lines.push({ bad: true, text: T.t('{n} letters run off the board.', { n: out.off }) });
+    if (out.clashes === 1) lines.push({ bad: true, text: T.t('One letter does not match the square it falls on (marked red).') });
+    else if (out.clashes > 1) lines.push({ bad: true, text: T.t('{n} letters do not match the squares they fall on (marked red).', { n: out.clashes }) });
+    if (!lines.length) lines.push({ bad: false, text: dir === 'down' ? T.t('{word} fits down from {square}.', { word, square: from }) : T.t('{word} fits across from {square}.', { word, square: from }) });
     return lines;
   }
 };
@@ -172,6 +172,6 @@ T.letterPad = function (box, alphabet, onLetter, onBack) {
   box.dataset.alphabet = alphabet;
   box.replaceChildren(...[...alphabet].map(ch => T.el('button', { type: 'button', class: 'letter', 'data-letter': ch,
                                                                onclick: () => onLetter(ch) }, ch)),
-    T.el('button', { type: 'button', class: 'letter back', 'data-letter': 'back', title: 'Take back the last letter',
+    T.el('button', { type: 'button', class: 'letter back', 'data-letter': 'back', title: T.t('Take back the last letter'),
                      onclick: () => onBack() }, '⌫'));
 };

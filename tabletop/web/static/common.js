@@ -1,12 +1,16 @@
-// Shared helpers of the Tabletop pages (no build step, no framework).
+// Shared helpers of the Tabletop pages (no build step, no framework); texts through T.t (i18n.js).
 const T = {
+  lang: 'en',
+  // a page text in the page's language (i18n.js replaces this English one once loaded)
+  t(text, params) { return text.replace(/\{([a-z_][a-z0-9_]*)\}/g, (w, k) => (params && k in params ? String(params[k]) : w)); },
   token() { return new URLSearchParams(location.search).get('token') || sessionStorage.getItem('tabletop-token') || ''; },
   async get(url, token) {
-    const r = await fetch(url, { headers: token ? { 'X-Tabletop-Token': token } : {} });
+    const r = await fetch(url, { headers: { ...(token ? { 'X-Tabletop-Token': token } : {}), 'X-Tabletop-Language': T.lang || 'en' } });
     return { status: r.status, body: await r.json() };
   },
   async post(url, body, token) {
-    const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Tabletop-Token': token || '' },
+    const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Tabletop-Token': token || '',
+                                                          'X-Tabletop-Language': T.lang || 'en' },
                                  body: JSON.stringify(body) });
     return { status: r.status, body: await r.json() };
   },
@@ -15,7 +19,7 @@ const T = {
     let clockAt = 0, serverNow = 0, paused = false;
     T.tableNow = () => paused ? serverNow : serverNow + (performance.now() - clockAt) / 1000;
     const open = () => {
-      const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+      const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws?lang=' + (T.lang || 'en'));
       ws.onmessage = (m) => { const d = JSON.parse(m.data); if (d.view) {
         serverNow = d.view.now; paused = d.view.paused; clockAt = performance.now(); onView(d.view, d.type); } };
       ws.onclose = () => setTimeout(open, 1000);
@@ -29,13 +33,13 @@ const T = {
     input.onchange = async () => {
       const file = input.files[0];
       if (!file) return;
-      say('Reading the photo…', true);
+      say(T.t('Reading the photo…'), true);
       try {
         const r = await fetch('/api/scan', { method: 'POST', body: file,
           headers: { 'X-Tabletop-Token': tokenOf() || '', 'Content-Type': file.type || 'application/octet-stream' } });
         const body = await r.json();
         say(body.message || body.error || '', r.status === 200);
-      } catch (e) { say('The photo could not be sent: ' + e.message); }
+      } catch (e) { say(T.t('The photo could not be sent: {reason}', { reason: e.message })); }
       input.value = '';
     };
   },
@@ -49,7 +53,7 @@ const T = {
     box.replaceChildren(...timers.map(t => {
       const left = Math.max(0, t.ends - T.tableNow());
       const div = T.el('div', { class: 'timer' + (left <= 0 ? ' out' : ''), 'data-ends': t.ends, 'data-seconds': t.seconds },
-        T.el('span', { class: 'label' }, `${t.name}: `), T.el('b', { class: 'left' }, `${left.toFixed(0)} s`),
+        T.el('span', { class: 'label' }, `${T.t(t.name)}: `), T.el('b', { class: 'left' }, T.t('{n} s', { n: left.toFixed(0) })),
         T.el('div', { class: 'bar' }, T.el('div', { style: `width:${100 * left / t.seconds}%` })));
       return div;
     }));
@@ -68,7 +72,7 @@ const T = {
     if (list.dataset.key === key) return;
     list.dataset.key = key;
     list.replaceChildren(...r.body.seats.map(s => T.el('figure', { class: 'join', 'data-seat': s.seat },
-      T.el('img', { src: s.qr, alt: `QR code for ${s.seat}'s seat`, width: '160', height: '160' }),
+      T.el('img', { src: s.qr, alt: T.t("QR code for {seat}'s seat", { seat: s.seat }), width: '160', height: '160' }),
       T.el('figcaption', {}, T.el('b', {}, s.seat), ' ', T.el('code', { class: 'code' }, s.code)))));
     const where = box.querySelector('.joinurl');
     if (where) where.textContent = r.body.url;
@@ -83,7 +87,7 @@ const T = {
   tickTimers() {
     for (const d of document.querySelectorAll('.timer[data-ends]')) {
       const left = Math.max(0, +d.dataset.ends - T.tableNow());
-      d.querySelector('.left').textContent = `${left.toFixed(0)} s`;
+      d.querySelector('.left').textContent = T.t('{n} s', { n: left.toFixed(0) });
       d.querySelector('.bar div').style.width = `${100 * left / +d.dataset.seconds}%`;
       d.classList.toggle('out', left <= 0);
     }
