@@ -1,6 +1,7 @@
 """Screenshots of the pages for docs/img: the scoreboard, the host console and a seat page, at a
 phone's size (390x844) and a laptop's (1280x800), in the middle of an SP Classic game; then, on a
-phone, the tap grid of a seat writing a word on the 19x19 board and a child's page at Level 1.
+phone, the tap grid of a seat writing a word on the 19x19 board and a child's page at Level 1; and a
+letter-dice round in Ukrainian (a seat's phone while the sand runs, the scoreboard's reveal).
 
     .venv/bin/python scripts/page_screenshots.py [OUT_DIR]     (default docs/img)
 """
@@ -49,6 +50,7 @@ def main(out: pathlib.Path) -> int:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
             grid_shots(browser, out)
+            ukrainian_shots(browser, out)
             for size, viewport in SIZES.items():
                 context = browser.new_context(viewport=viewport, is_mobile=size == "phone")
                 for name, path in pages.items():
@@ -100,6 +102,41 @@ def grid_shots(browser, out: pathlib.Path) -> None:
     finally:
         for server in servers:
             server.stop()
+
+
+def ukrainian_shots(browser, out: pathlib.Path) -> None:
+    """Letter dice with ``--language uk``: Ann's phone after her first word, then the scoreboard's
+    reveal once the sand has run out (the pages in the game's language, Ukrainian)."""
+    session = Session.create(Journal(pathlib.Path(tempfile.mkdtemp()) / "j.sqlite"),
+                             GameSetup("letter-dice", ("Ann", "Ben", "Cai"), language="uk",
+                                       options={"sand_seconds": 60}),
+                             "", lexicon=builtin_lexicon("uk"), clock=SimClock(), game_id="dice-uk")
+    session.submit({"type": "roll", "faces": ["К", "І", "Т", "Р", "А", "К", "*", "О"]})
+    server = WebServer(session).start()
+    try:
+        seat = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True).new_page()
+        seat.goto(f"{server.url}/seat?token={session.tokens['seats']['Ann']}")
+        seat.wait_for_selector("#form:not([hidden])")
+        seat.select_option("#row", "1")
+        seat.fill("#text", "кіт")
+        seat.click("#send")
+        seat.wait_for_selector("#mywords li")
+        for player, row, word in [("Ben", 2, "рак"), ("Cai", 1, "тато"), ("Ben", 1, "кіт")]:
+            session.submit({"type": "word", "player": player, "row": row, "word": word})
+        seat.wait_for_timeout(800)
+        seat.screenshot(path=str(out / "page-seat-uk-phone.png"), full_page=True)
+        print(f"wrote {out / 'page-seat-uk-phone.png'}")
+        session.clock.advance(61)
+        session.tick()
+        board = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        board.goto(server.url + "/")
+        board.wait_for_selector("#reveal:not([hidden])")
+        board.screenshot(path=str(out / "page-scoreboard-uk-laptop.png"), full_page=True)
+        print(f"wrote {out / 'page-scoreboard-uk-laptop.png'}")
+        seat.context.close()
+        board.context.close()
+    finally:
+        server.stop()
 
 
 if __name__ == "__main__":
