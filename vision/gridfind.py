@@ -1,0 +1,520 @@
+"""Finding a boxed board's grid in a photo without markers and without corners typed by hand.
+
+A boxed crossword board has no markers, but its grid is plain to see: two families of evenly
+spaced lines (``rows + 1`` and ``cols + 1`` of them) and, on most boards, a pattern of coloured
+premium squares. :func:`find_grid` looks for it in four steps, on the photo shrunk to
+:data:`WORK_SIDE` pixels:
+
+1. **Candidate planes.** The line segments of the photo (OpenCV's LSD) are grouped by their two
+   strongest vanishing points (RANSAC over pairs of segments); the two points give a homography
+   under which both families of lines are parallel and axis-aligned (the board's plane seen
+   from straight above, up to a stretch). The board's outline, where a dark or light board
+   stands out from the table as a four-sided shape, gives more candidates.
+2. **The lattice.** Each candidate plane is warped top-down; the columns' and rows' edge
+   profiles are folded over every spacing: the spacing and phase at which lines stand out most
+   from the middles between them, then the ``cols + 1`` (``rows + 1``) consecutive lines that
+   stand out most, and the runner-up windows one line either side.
+3. **Refinement.** Each candidate grid is warped to a square per :data:`CELL` pixels; each grid
+   line is found again row by row (column by column), fitted as a straight line, and the
+   lines' crossings fit a homography: small errors of the first guess are taken out.
+4. **Verification.** A grid is kept when most of its lines stand out from the middles of the
+   squares beside them along their length (the outer lines too: a grid one line off has a line
+   that is not there), and, where the board file has a premium layout, the squares' colours
+   are grouped the way the layout groups them. The best candidate is kept; a photo where no
+   candidate is convincing, or where the grid's corners leave the photo, is refused
+   (:class:`GridNotFound`), never guessed.
+
+>>> import numpy as np
+>>> try:
+...     find_grid(np.full((480, 640, 3), 200, np.uint8), 15, 15)
+... except GridNotFound as e:
+...     print(e)
+board not found: no grid of 15x15 squares was found in the photo (give its corners with --corners)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.errors import BoardNotFound
+
+WORK_SIDE = 960  #: the photo is searched shrunk to this many pixels on its longer side
+PLANE_SIDE = 800  #: the candidate plane is warped to at most this many pixels
+CELL = 20  #: pixels a square when a candidate grid is refined and checked
+#: a grid line stands out along a square's side when its edge strength is this much above the
+#: squares' middles beside it (times, plus grey levels)
+STANDS_OUT, STANDS_OUT_ABS = 1.25, 12.0
+#: a grid is accepted when this share of the lines' sides stand out, and every line stands out
+#: along at least WEAKEST_LINE of its length
+ACCEPT, WEAKEST_LINE = 0.55, 0.2
+#: the grid's corners may lie at most this share of the photo's side outside it
+OUTSIDE = 0.01
+
+
+class GridNotFound(BoardNotFound):
+    """No grid was found convincingly: the photo is refused rather than read at a guess."""
+
+
+@dataclass(frozen=True)
+class GridFound:
+    """A grid found in a photo: its four outer ``corners`` (TL, TR, BR, BL as seen, pixels),
+    the share of its lines' sides that stand out (``lines``), how well the squares' colours
+    follow the premium layout (``pattern``, None without one) and how it was first seen."""
+
+    corners: np.ndarray
+    lines: float
+    weakest: float
+    pattern: float | None
+    method: str
+
+    @property
+    def score(self) -> float:
+        return self.lines + (0.0 if self.pattern is None else 0.5 * self.pattern)
+
+
+def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...] | None = None) -> GridFound:
+    """The grid of ``rows`` x ``cols`` squares in ``frame`` (BGR), or :class:`GridNotFound`.
+
+    ``premiums`` is the board's premium layout (one string a row, ``.`` a plain square, any
+    other character a class of premium square), used to tell candidate grids apart.
+
+    >>> from tabletop.resources import load_board
+    >>> from vision.synth.tilescene import tile_scene
+    >>> shot = tile_scene(load_board("examples/boards/boxed-15x15.toml", required=()), {}, seed=3,
+    ...                   style="commercial")
+    >>> found = find_grid(shot.frame, 15, 15)
+    >>> bool(np.abs(found.corners - shot.corners).max() < 0.25 * 960 / 15)
+    True
+    """
+    h, w = frame.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    small = cv2.resize(frame, (int(round(w * scale)), int(round(h * scale))), interpolation=cv2.INTER_AREA) \
+        if scale < 1 else frame
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    layout = _layout_classes(premiums, rows, cols)
+    best: GridFound | None = None
+    seen: list[np.ndarray] = []
+    for method, plane, size in _planes(gray):
+        for guess in _lattice_guesses(small, plane, size, rows, cols):
+            if any(np.abs(guess - other).max() < 2.0 for other in seen):
+                continue
+            seen.append(guess)
+            found = _refine_and_check(small, guess, rows, cols, layout, method)
+            if found is not None and (best is None or found.score > best.score):
+                best = found
+    if best is None or best.lines < ACCEPT or best.weakest < WEAKEST_LINE:
+        raise GridNotFound(f"no grid of {rows}x{cols} squares was found in the photo (give its corners with --corners)")
+    corners = best.corners / scale
+    margin = OUTSIDE * max(h, w)
+    if (corners < -margin).any() or (corners[:, 0] > w + margin).any() or (corners[:, 1] > h + margin).any():
+        raise GridNotFound("the grid runs out of the photo: take it again with the whole board in view")
+    return GridFound(_clockwise(corners), best.lines, best.weakest, best.pattern, best.method)
+
+
+def _clockwise(corners: np.ndarray) -> np.ndarray:
+    """Four corners clockwise as seen (y down), from the one nearest the photo's top-left."""
+    middle = corners.mean(0)
+    angle = np.arctan2(corners[:, 1] - middle[1], corners[:, 0] - middle[0])
+    ordered = corners[np.argsort(angle)]
+    start = int(np.argmin(ordered.sum(1)))
+    return np.roll(ordered, -start, axis=0)
+
+
+# ---- 1. candidate planes -------------------------------------------------------------------
+
+def _planes(gray: np.ndarray):
+    """(method, homography from the shrunk photo to a plane, plane size) candidates."""
+    vp = _vanishing_plane(gray)
+    if vp is not None:
+        yield "lines", *vp
+    for quad in _outlines(gray):
+        side = PLANE_SIDE
+        target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32) * 0.9 + 0.05 * side
+        yield "outline", cv2.getPerspectiveTransform(quad.astype(np.float32), target), (side, side)
+
+
+_LSD = None
+
+
+def _segments(gray: np.ndarray) -> np.ndarray:
+    """The photo's line segments (n, 4) longer than 1.5% of its side."""
+    global _LSD
+    if _LSD is None:
+        _LSD = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE)
+    found = _LSD.detect(gray)[0]
+    if found is None:
+        return np.zeros((0, 4))
+    seg = found.reshape(-1, 4).astype(np.float64)
+    length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+    seg = seg[length > 0.015 * max(gray.shape)]
+    order = np.argsort(-np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1]))
+    return seg[order[:800]]
+
+
+def _vanishing_plane(gray: np.ndarray):
+    """The homography that makes the photo's two strongest families of lines parallel to the
+    axes, and the plane's size; None when there are not two families."""
+    seg = _segments(gray)
+    if len(seg) < 20:
+        return None
+    h, w = gray.shape
+    norm = np.array([[2 / max(h, w), 0, -w / max(h, w)], [0, 2 / max(h, w), -h / max(h, w)], [0, 0, 1]])
+    p = np.hstack([seg[:, :2], np.ones((len(seg), 1))]) @ norm.T
+    q = np.hstack([seg[:, 2:], np.ones((len(seg), 1))]) @ norm.T
+    lines = np.cross(p, q)
+    lines /= np.linalg.norm(lines[:, :2], axis=1, keepdims=True)
+    mid = (p[:, :2] + q[:, :2]) / 2
+    d = q[:, :2] - p[:, :2]
+    weight = np.linalg.norm(d, axis=1)
+    d /= weight[:, None]
+    rng = np.random.default_rng(0)
+    first = _ransac_vp(lines, mid, d, weight, np.ones(len(seg), bool), rng)
+    if first is None:
+        return None
+    v1, in1 = first
+    # the second family: segments far from pointing at the first point
+    away = _sin_to(v1, mid, d) > np.sin(np.radians(15))
+    second = _ransac_vp(lines, mid, d, weight, away, rng)
+    if second is None:
+        return None
+    v2, in2 = second
+    horizon = np.cross(v1, v2)
+    if abs(horizon[2]) < 1e-9:
+        return None
+    horizon = horizon / horizon[2]
+    points = np.vstack([p[in1 | in2], q[in1 | in2]])
+    side = points @ horizon
+    if (side > 0).mean() < 0.9:
+        return None                                   # segments on both sides of the horizon: not one plane
+    hp = np.array([[1, 0, 0], [0, 1, 0], horizon])
+    d1, d2 = (hp @ v1)[:2], (hp @ v2)[:2]
+    basis = np.array([d1 / np.linalg.norm(d1), d2 / np.linalg.norm(d2)]).T
+    if abs(np.linalg.det(basis)) < 0.2:
+        return None                                   # the two families nearly parallel
+    affine = np.eye(3)
+    affine[:2, :2] = np.linalg.inv(basis)
+    m = affine @ hp @ norm                         # lines through v1 now run along x
+    ends = np.vstack([seg[in1 | in2, :2], seg[in1 | in2, 2:]])
+    mapped = cv2.perspectiveTransform(ends.reshape(-1, 1, 2), m).reshape(-1, 2)
+    lo, hi = np.percentile(mapped, 2, axis=0), np.percentile(mapped, 98, axis=0)
+    extent = hi - lo
+    if not np.isfinite(extent).all() or (extent <= 0).any():
+        return None
+    lo, extent = lo - 0.06 * extent, extent * 1.12
+    k = PLANE_SIDE / extent.max()
+    fit = np.array([[k, 0, -lo[0] * k], [0, k, -lo[1] * k], [0, 0, 1]])
+    size = (int(np.ceil(extent[0] * k)), int(np.ceil(extent[1] * k)))
+    if min(size) < 100 or max(extent) / min(extent) > 4:
+        return None
+    return fit @ m, size
+
+
+def _sin_to(v: np.ndarray, mid: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """|sin| of the angle between each segment and the direction from its middle to ``v``."""
+    to = v[None, :2] - mid * v[2]
+    norm = np.linalg.norm(to, axis=1)
+    return np.abs(d[:, 0] * to[:, 1] - d[:, 1] * to[:, 0]) / np.maximum(norm, 1e-12)
+
+
+def _ransac_vp(lines, mid, d, weight, usable, rng, tries: int = 400):
+    """The vanishing point most of the ``usable`` segments' length points at, and its inliers."""
+    idx = np.nonzero(usable)[0]
+    if len(idx) < 8:
+        return None
+    pw = weight[idx] / weight[idx].sum()
+    a = rng.choice(idx, tries, p=pw)
+    b = rng.choice(idx, tries, p=pw)
+    keep = a != b
+    hyp = np.cross(lines[a[keep]], lines[b[keep]])
+    hyp /= np.maximum(np.linalg.norm(hyp, axis=1, keepdims=True), 1e-12)
+    limit = np.sin(np.radians(1.5))
+    to = hyp[:, None, :2] - mid[None, idx] * hyp[:, None, 2:3]
+    cross = np.abs(d[None, idx, 0] * to[..., 1] - d[None, idx, 1] * to[..., 0])
+    inside = cross <= limit * np.linalg.norm(to, axis=2)
+    score = inside.astype(np.float64) @ weight[idx]
+    best = int(np.argmax(score))
+    inliers = np.zeros(len(lines), bool)
+    inliers[idx[inside[best]]] = True
+    if inliers.sum() < 6:
+        return None
+    for _ in range(2):                                 # refine: the point nearest all inliers' lines
+        l_in = lines[inliers] * np.sqrt(weight[inliers])[:, None]
+        v = np.linalg.eigh(l_in.T @ l_in)[1][:, 0]
+        now = usable & (_sin_to(v, mid, d) <= limit * 1.3)
+        if now.sum() < 6:
+            break
+        inliers = now
+    return v, inliers
+
+
+def _outlines(gray: np.ndarray, limit: int = 3) -> list[np.ndarray]:
+    """Large four-sided outlines (a board that stands out from the table), largest first."""
+    small = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    quads = []
+    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(small, (5, 5), 0), 30, 90), np.ones((3, 3), np.uint8))
+    for binary in (edges, cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 8)):
+        contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            if cv2.contourArea(c) < 0.12 * small.size:
+                continue
+            hull = cv2.convexHull(c)
+            approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+            if len(approx) == 4:
+                quads.append((cv2.contourArea(approx), approx.reshape(4, 2).astype(np.float64) * 2))
+    quads.sort(key=lambda q: -q[0])
+    out: list[np.ndarray] = []
+    for _area, quad in quads:
+        quad = _clockwise(quad)
+        if all(np.abs(quad - other).max() > 8 for other in out):
+            out.append(quad)
+    return out[:limit]
+
+
+# ---- 2. the lattice ------------------------------------------------------------------------
+
+def _edges(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """|d/dx| and |d/dy| of ``image`` (the strongest colour channel), float32."""
+    gx = np.abs(cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3))
+    if gx.ndim == 3:
+        bx, g_x, rx = cv2.split(gx)
+        by, g_y, ry = cv2.split(gy)
+        gx, gy = cv2.max(cv2.max(bx, g_x), rx), cv2.max(cv2.max(by, g_y), ry)
+    return gx, gy
+
+
+def _comb(profile: np.ndarray, lines: int, most: int = 2) -> list[tuple[float, float, float]]:
+    """The (first line, spacing, strength) of ``lines`` evenly spaced lines that stand out most
+    in ``profile``: the best window at the best spacing and the runner-up windows."""
+    n = len(profile)
+    prof = cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float32), (0, 0), 1.0).ravel()
+    prof = prof - cv2.blur(prof.reshape(1, -1), (max(3, n // 10), 1)).ravel()
+    prof = np.append(prof, np.zeros(n))                  # past the end: nothing
+    coarse = np.geomspace(n / (lines * 3.5), n / (lines - 1) * 1.02, 90)
+    best = max(_fold(prof, n, s) for s in coarse)
+    fine = best[1] * np.linspace(0.98, 1.02, 21)
+    total, spacing, phase = max(_fold(prof, n, s) for s in fine)
+    ks = np.arange(int((n - phase) / spacing) + 1)
+    at = phase + ks * spacing
+    contrast = _sample(prof, at) - (_sample(prof, at - spacing / 2) + _sample(prof, at + spacing / 2)) / 2
+    even, odd = float(contrast[0::2].sum()), float(contrast[1::2].sum())
+    if min(even, odd) < 0.35 * max(even, odd) and 2 * spacing <= n / (lines - 1) * 1.02:
+        phase, spacing = phase + (spacing if odd > even else 0.0), 2 * spacing   # every other line was a middle
+        ks = np.arange(int((n - phase) / spacing) + 1)
+        at = phase + ks * spacing
+        contrast = _sample(prof, at) - (_sample(prof, at - spacing / 2) + _sample(prof, at + spacing / 2)) / 2
+    if len(ks) < lines:
+        return []
+    windows = np.convolve(contrast, np.ones(lines), "valid")
+    order = np.argsort(-windows)[:most]
+    return [(phase + int(j) * spacing, spacing, float(windows[j])) for j in order]
+
+
+def _sample(prof: np.ndarray, at: np.ndarray) -> np.ndarray:
+    i = np.clip(at, 0, len(prof) - 2)
+    j = i.astype(np.int64)
+    t = i - j
+    return prof[j] * (1 - t) + prof[j + 1] * t
+
+
+def _fold(prof: np.ndarray, n: int, spacing: float) -> tuple[float, float, float]:
+    """(contrast, spacing, phase): lines every ``spacing`` against the middles between them."""
+    phases = np.arange(0, spacing, 1.0)
+    at = phases[:, None] + np.arange(int(n / spacing) + 1)[None, :] * spacing
+    contrast = (_sample(prof, at) - _sample(prof, at + spacing / 2)).sum(1)
+    k = int(np.argmax(contrast))
+    return float(contrast[k]), float(spacing), float(phases[k])
+
+
+def _along(g: np.ndarray, valid: np.ndarray, axis: int) -> np.ndarray:
+    """The edge profile across ``axis``: the median edge strength along each line of pixels
+    (a grid line runs the whole way; letters and labels in the squares' middles do not)."""
+    step = max(1, g.shape[axis] // 200)
+    g = g[::step] if axis == 0 else g[:, ::step]
+    v = valid[::step] if axis == 0 else valid[:, ::step]
+    masked = np.where(v, g, np.nan)
+    with np.errstate(all="ignore"):
+        out = np.nanmedian(masked, axis=axis)
+    return np.nan_to_num(out)
+
+
+def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int):
+    """Candidate grids (strength, corners in shrunk-photo pixels) in the candidate ``plane``."""
+    top = cv2.warpPerspective(small, plane, size, flags=cv2.INTER_LINEAR)
+    valid = cv2.warpPerspective(np.full(small.shape[:2], 255, np.uint8), plane, size) > 0
+    valid = cv2.erode(valid.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    gx, gy = _edges(top)
+    gx *= valid
+    gy *= valid
+    cap = float(np.percentile(gx[valid], 97)) if valid.any() else 1.0
+    gx, gy = np.minimum(gx, cap), np.minimum(gy, cap)
+    inv = np.linalg.inv(plane)
+    out = []
+    for x0, sx, _sx_strength in _comb(_along(gx, valid, 0), cols + 1, 1):
+        a, b = int(max(0, x0)), int(min(size[0], x0 + cols * sx + 1))
+        if b - a < 20:
+            continue
+        for y0, sy, _ in _comb(_along(gy[:, a:b], valid[:, a:b], 1), rows + 1, 2):
+            c, d = int(max(0, y0)), int(min(size[1], y0 + rows * sy + 1))
+            for x1, sx1, strength in _comb(_along(gx[c:d], valid[c:d], 0), cols + 1, 2):
+                quad = np.array([[x1, y0], [x1 + cols * sx1, y0], [x1 + cols * sx1, y0 + rows * sy],
+                                 [x1, y0 + rows * sy]], np.float64)
+                out.append(cv2.perspectiveTransform(quad.reshape(-1, 1, 2), inv).reshape(4, 2))
+    return out
+
+
+# ---- 3. refinement and 4. verification -----------------------------------------------------
+
+def _canonical(corners: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    grid = np.array([[1, 1], [cols + 1, 1], [cols + 1, rows + 1], [1, rows + 1]], np.float32) * CELL
+    return cv2.getPerspectiveTransform(corners.astype(np.float32), grid)
+
+
+def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: int,
+                      layout: np.ndarray | None, method: str) -> GridFound | None:
+    """The candidate grid at ``corners`` refined twice, then scored; None when it is no grid."""
+    area = cv2.contourArea(corners.astype(np.float32))
+    if not np.isfinite(corners).all() or area < 0.02 * small.shape[0] * small.shape[1] or \
+            not cv2.isContourConvex(corners.astype(np.float32)):
+        return None
+    size = ((cols + 2) * CELL, (rows + 2) * CELL)
+    for _ in range(2):
+        h = _canonical(corners, rows, cols)
+        top = cv2.warpPerspective(small, h, size, flags=cv2.INTER_LINEAR)
+        gx, gy = _edges(top)
+        fix = _line_fit(gx, gy, rows, cols)
+        if fix is None:
+            break
+        inv = np.linalg.inv(fix @ h)
+        grid = np.array([[1, 1], [cols + 1, 1], [cols + 1, rows + 1], [1, rows + 1]], np.float64) * CELL
+        moved = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), inv).reshape(4, 2)
+        if not np.isfinite(moved).all():
+            break
+        corners = moved
+    h = _canonical(corners, rows, cols)
+    top = cv2.warpPerspective(small, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    gx, gy = _edges(top)
+    share, weakest = _support(gx, gy, rows, cols)
+    pattern = None if layout is None else _pattern(top, layout)
+    return GridFound(corners, share, weakest, pattern, method)
+
+
+def _line_fit(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> np.ndarray | None:
+    """The homography that moves the canonical image's grid lines, found again square by
+    square and fitted straight, onto their right places; None when too few are found."""
+    verticals = _fit_lines(gx, cols + 1, rows)
+    horizontals = _fit_lines(gy.T, rows + 1, cols)
+    src, dst = [], []
+    for i, hl in enumerate(horizontals):
+        for k, vl in enumerate(verticals):
+            if hl is None or vl is None:
+                continue
+            (a, b), (c, d) = vl, hl                      # x = a + b*y, y = c + d*x
+            den = 1 - b * d
+            if abs(den) < 1e-6:
+                continue
+            x = (a + b * c) / den
+            src.append((x, c + d * x))
+            dst.append(((k + 1) * CELL, (i + 1) * CELL))
+    if len(src) < 12:
+        return None
+    fix, _ = cv2.findHomography(np.array(src, np.float64), np.array(dst, np.float64), cv2.RANSAC, 0.15 * CELL)
+    return fix
+
+
+#: the rows of a square's side looked at (its ends, where lines cross, left out)
+_ALONG = np.arange(int(0.15 * CELL), int(0.85 * CELL))
+
+
+def _side_values(g: np.ndarray, xs: np.ndarray, along: int) -> np.ndarray:
+    """Median of ``g`` along each square's side at columns ``xs``: (along, len(xs))."""
+    ys = ((np.arange(along) + 1) * CELL)[:, None] + _ALONG[None, :]
+    xs = np.clip(xs, 0, g.shape[1] - 1)
+    return np.median(g[ys[:, :, None], xs[None, None, :]], axis=1)
+
+
+def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float] | None]:
+    """Each line ``k`` (x = a + b*y in ``g``'s axes) fitted through its peaks side by side."""
+    reach = int(0.3 * CELL)
+    offsets = np.arange(-reach, reach + 1)
+    xs = ((np.arange(lines) + 1) * CELL)[:, None] + offsets[None, :]
+    prof = _side_values(g, xs.ravel(), along).reshape(along, lines, len(offsets))
+    j = prof.argmax(2)
+    peak = np.take_along_axis(prof, j[..., None], 2)[..., 0]
+    good = (peak > STANDS_OUT * np.median(prof, axis=2) + STANDS_OUT_ABS) & (j > 0) & (j < len(offsets) - 1)
+    jj = np.clip(j, 1, len(offsets) - 2)
+    left = np.take_along_axis(prof, (jj - 1)[..., None], 2)[..., 0]
+    right = np.take_along_axis(prof, (jj + 1)[..., None], 2)[..., 0]
+    den = left - 2 * peak + right
+    sub = np.where(den < 0, 0.5 * (left - right) / np.where(den < 0, den, -1), 0.0)
+    found_x = xs[None, :, 0] + j + sub                      # (along, lines)
+    ys_all = (np.arange(along) + 1.5) * CELL
+    out: list[tuple[float, float] | None] = []
+    for k in range(lines):
+        use = good[:, k]
+        if use.sum() < max(3, along // 3):
+            out.append(None)
+            continue
+        ys_a, xs_a = ys_all[use], found_x[use, k]
+        keep = np.ones(len(ys_a), bool)
+        fitted: tuple[float, float] | None = None
+        for _ in range(2):
+            b, a = np.polyfit(ys_a[keep], xs_a[keep], 1)
+            resid = np.abs(xs_a - (a + b * ys_a))
+            keep = resid < max(1.5, 2.5 * float(np.median(resid)))
+            if keep.sum() < 3:
+                break
+            fitted = (float(a), float(b))
+        out.append(fitted)
+    return out
+
+
+def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> tuple[float, float]:
+    """The share of the grid lines' square sides that stand out from the squares' middles
+    beside them, and the least share of any one line."""
+    shares = []
+    for g, lines, along in ((gx, cols + 1, rows), (gy.T, rows + 1, cols)):
+        line_max = np.maximum(np.maximum(np.roll(g, 1, 1), g), np.roll(g, -1, 1))
+        xs = (np.arange(lines) + 1) * CELL
+        on = _side_values(line_max, xs, along)
+        before = _side_values(line_max, xs - CELL // 2, along)
+        after = _side_values(line_max, xs + CELL // 2, along)
+        before[:, 0] = 0.0                            # the outer lines: only the squares inside
+        after[:, -1] = 0.0
+        ok = on > STANDS_OUT * np.maximum(before, after) + STANDS_OUT_ABS
+        shares.extend(ok.mean(0).tolist())
+    return float(np.mean(shares)), float(np.min(shares))
+
+
+def _layout_classes(premiums: tuple[str, ...] | None, rows: int, cols: int) -> np.ndarray | None:
+    """The premium layout as class numbers (0 plain), or None when it has no premium squares."""
+    if not premiums or len(premiums) != rows or any(len(r) != cols for r in premiums):
+        return None
+    kinds = sorted({ch for row in premiums for ch in row} - {"."})
+    if not kinds:
+        return None
+    return np.array([[0 if ch == "." else 1 + kinds.index(ch) for ch in row] for row in premiums])
+
+
+def _pattern(top: np.ndarray, layout: np.ndarray) -> float:
+    """How well the squares' colours follow ``layout`` (best of its four turns): the share of
+    premium squares whose colour is nearer their own class's typical colour than any other's."""
+    rows, cols = layout.shape
+    lab = cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float32)
+    small = cv2.resize(lab, (cols + 2, rows + 2), interpolation=cv2.INTER_AREA)[1:-1, 1:-1].reshape(-1, 3)
+    best = 0.0
+    for turn in range(4 if rows == cols else 1):
+        classes = np.rot90(layout, turn).ravel() if rows == cols else layout.ravel()
+        kinds = np.unique(classes)
+        typical = np.array([np.median(small[classes == k], axis=0) for k in kinds])
+        dist = np.linalg.norm(small[:, None, :] - typical[None], axis=2)
+        nearest = kinds[dist.argmin(1)]
+        premium = classes > 0
+        best = max(best, float((nearest[premium] == classes[premium]).mean()))
+    return best
+
+
+__all__ = ["find_grid", "GridFound", "GridNotFound"]
