@@ -44,12 +44,17 @@ from vision.errors import BoardNotFound
 WORK_SIDE = 960  #: the photo is searched shrunk to this many pixels on its longer side
 PLANE_SIDE = 800  #: the candidate plane is warped to at most this many pixels
 CELL = 20  #: pixels a square when a candidate grid is refined and checked
+PAD = 3  #: squares round the grid in the image it is refined and checked in
 #: a grid line stands out along a square's side when its edge strength is this much above the
 #: squares' middles beside it (times, plus grey levels)
 STANDS_OUT, STANDS_OUT_ABS = 1.25, 12.0
 #: a grid is accepted when this share of the lines' sides stand out, and every line stands out
 #: along at least WEAKEST_LINE of its length
-ACCEPT, WEAKEST_LINE = 0.55, 0.2
+ACCEPT, WEAKEST_LINE = 0.55, 0.1
+#: with a premium layout, at least this share of the premium squares must have their class's colour
+PATTERN = 0.35
+#: the line one square beyond an outer line stands out along less than this share of its length
+BEYOND = 0.5
 #: the grid's corners may lie at most this share of the photo's side outside it
 OUTSIDE = 0.01
 
@@ -105,7 +110,8 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
             found = _refine_and_check(small, guess, rows, cols, layout, method)
             if found is not None and (best is None or found.score > best.score):
                 best = found
-    if best is None or best.lines < ACCEPT or best.weakest < WEAKEST_LINE:
+    if best is None or best.lines < ACCEPT or best.weakest < WEAKEST_LINE or \
+            (best.pattern is not None and best.pattern < PATTERN):
         raise GridNotFound(f"no grid of {rows}x{cols} squares was found in the photo (give its corners with --corners)")
     corners = best.corners / scale
     margin = OUTSIDE * max(h, w)
@@ -368,8 +374,13 @@ def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int]
 
 # ---- 3. refinement and 4. verification -----------------------------------------------------
 
+def _grid(rows: int, cols: int) -> np.ndarray:
+    """The grid's corners in the image it is refined and checked in."""
+    return (np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32) + PAD) * CELL
+
+
 def _canonical(corners: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    grid = np.array([[1, 1], [cols + 1, 1], [cols + 1, rows + 1], [1, rows + 1]], np.float32) * CELL
+    grid = _grid(rows, cols)
     return cv2.getPerspectiveTransform(corners.astype(np.float32), grid)
 
 
@@ -380,7 +391,7 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
     if not np.isfinite(corners).all() or area < 0.02 * small.shape[0] * small.shape[1] or \
             not cv2.isContourConvex(corners.astype(np.float32)):
         return None
-    size = ((cols + 2) * CELL, (rows + 2) * CELL)
+    size = ((cols + 2 * PAD) * CELL, (rows + 2 * PAD) * CELL)
     for _ in range(2):
         h = _canonical(corners, rows, cols)
         top = cv2.warpPerspective(small, h, size, flags=cv2.INTER_LINEAR)
@@ -389,15 +400,16 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
         if fix is None:
             break
         inv = np.linalg.inv(fix @ h)
-        grid = np.array([[1, 1], [cols + 1, 1], [cols + 1, rows + 1], [1, rows + 1]], np.float64) * CELL
-        moved = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), inv).reshape(4, 2)
+        moved = cv2.perspectiveTransform(_grid(rows, cols).reshape(-1, 1, 2).astype(np.float64), inv).reshape(4, 2)
         if not np.isfinite(moved).all():
             break
         corners = moved
     h = _canonical(corners, rows, cols)
     top = cv2.warpPerspective(small, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     gx, gy = _edges(top)
-    share, weakest = _support(gx, gy, rows, cols)
+    share, weakest, ends = _support(gx, gy, rows, cols)
+    if not ends:
+        return None
     pattern = None if layout is None else _pattern(top, layout)
     return GridFound(corners, share, weakest, pattern, method)
 
@@ -418,7 +430,7 @@ def _line_fit(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> np.ndarra
                 continue
             x = (a + b * c) / den
             src.append((x, c + d * x))
-            dst.append(((k + 1) * CELL, (i + 1) * CELL))
+            dst.append(((k + PAD) * CELL, (i + PAD) * CELL))
     if len(src) < 12:
         return None
     fix, _ = cv2.findHomography(np.array(src, np.float64), np.array(dst, np.float64), cv2.RANSAC, 0.15 * CELL)
@@ -431,7 +443,7 @@ _ALONG = np.arange(int(0.15 * CELL), int(0.85 * CELL))
 
 def _side_values(g: np.ndarray, xs: np.ndarray, along: int) -> np.ndarray:
     """Median of ``g`` along each square's side at columns ``xs``: (along, len(xs))."""
-    ys = ((np.arange(along) + 1) * CELL)[:, None] + _ALONG[None, :]
+    ys = ((np.arange(along) + PAD) * CELL)[:, None] + _ALONG[None, :]
     xs = np.clip(xs, 0, g.shape[1] - 1)
     return np.median(g[ys[:, :, None], xs[None, None, :]], axis=1)
 
@@ -440,7 +452,7 @@ def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float
     """Each line ``k`` (x = a + b*y in ``g``'s axes) fitted through its peaks side by side."""
     reach = int(0.3 * CELL)
     offsets = np.arange(-reach, reach + 1)
-    xs = ((np.arange(lines) + 1) * CELL)[:, None] + offsets[None, :]
+    xs = ((np.arange(lines) + PAD) * CELL)[:, None] + offsets[None, :]
     prof = _side_values(g, xs.ravel(), along).reshape(along, lines, len(offsets))
     j = prof.argmax(2)
     peak = np.take_along_axis(prof, j[..., None], 2)[..., 0]
@@ -451,7 +463,7 @@ def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float
     den = left - 2 * peak + right
     sub = np.where(den < 0, 0.5 * (left - right) / np.where(den < 0, den, -1), 0.0)
     found_x = xs[None, :, 0] + j + sub                      # (along, lines)
-    ys_all = (np.arange(along) + 1.5) * CELL
+    ys_all = (np.arange(along) + PAD + 0.5) * CELL
     out: list[tuple[float, float] | None] = []
     for k in range(lines):
         use = good[:, k]
@@ -472,21 +484,25 @@ def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float
     return out
 
 
-def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> tuple[float, float]:
+def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> tuple[float, float, bool]:
     """The share of the grid lines' square sides that stand out from the squares' middles
-    beside them, and the least share of any one line."""
-    shares = []
+    beside them, the least share of any one line, and whether the grid ends where it should
+    (of the two lines one and two squares beyond each outer line, one at least stands out along
+    less than half its length: the grid does not go on; a board's edge may be one of them)."""
+    shares, ends = [], True
     for g, lines, along in ((gx, cols + 1, rows), (gy.T, rows + 1, cols)):
         line_max = np.maximum(np.maximum(np.roll(g, 1, 1), g), np.roll(g, -1, 1))
-        xs = (np.arange(lines) + 1) * CELL
+        xs = (np.arange(-2, lines + 2) + PAD) * CELL
         on = _side_values(line_max, xs, along)
         before = _side_values(line_max, xs - CELL // 2, along)
         after = _side_values(line_max, xs + CELL // 2, along)
-        before[:, 0] = 0.0                            # the outer lines: only the squares inside
-        after[:, -1] = 0.0
-        ok = on > STANDS_OUT * np.maximum(before, after) + STANDS_OUT_ABS
-        shares.extend(ok.mean(0).tolist())
-    return float(np.mean(shares)), float(np.min(shares))
+        before[:, 2] = 0.0                            # the outer lines: only the squares inside
+        after[:, -3] = 0.0
+        share = (on > STANDS_OUT * np.maximum(before, after) + STANDS_OUT_ABS).mean(0)
+        shares.extend(share[2:-2].tolist())
+        for beyond in ((share[1], share[0]), (share[-2], share[-1])):   # a board's edge may stand out; two lines do not
+            ends = ends and min(beyond) < BEYOND
+    return float(np.mean(shares)), float(np.min(shares)), ends
 
 
 def _layout_classes(premiums: tuple[str, ...] | None, rows: int, cols: int) -> np.ndarray | None:
@@ -504,7 +520,8 @@ def _pattern(top: np.ndarray, layout: np.ndarray) -> float:
     premium squares whose colour is nearer their own class's typical colour than any other's."""
     rows, cols = layout.shape
     lab = cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float32)
-    small = cv2.resize(lab, (cols + 2, rows + 2), interpolation=cv2.INTER_AREA)[1:-1, 1:-1].reshape(-1, 3)
+    small = cv2.resize(lab, (cols + 2 * PAD, rows + 2 * PAD), interpolation=cv2.INTER_AREA)[PAD:-PAD, PAD:-PAD]
+    small = small.reshape(-1, 3)
     best = 0.0
     for turn in range(4 if rows == cols else 1):
         classes = np.rot90(layout, turn).ravel() if rows == cols else layout.ravel()
