@@ -34,6 +34,7 @@ board not found: no grid of 15x15 squares was found in the photo (give its corne
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import cv2
@@ -42,7 +43,7 @@ import numpy as np
 from vision.errors import BoardNotFound
 
 WORK_SIDE = 960  #: the photo is searched shrunk to this many pixels on its longer side
-PLANE_SIDE = 800  #: the candidate plane is warped to at most this many pixels
+PLANE_SIDE = 640  #: the candidate plane is warped to at most this many pixels
 CELL = 20  #: pixels a square when a candidate grid is refined and checked
 PAD = 3  #: squares round the grid in the image it is refined and checked in
 #: a grid line stands out along a square's side when its edge strength is this much above the
@@ -53,6 +54,8 @@ STANDS_OUT, STANDS_OUT_ABS = 1.25, 12.0
 ACCEPT, WEAKEST_LINE = 0.55, 0.1
 #: with a premium layout, at least this share of the premium squares must have their class's colour
 PATTERN = 0.35
+#: a candidate this sure ends the search (lines, pattern)
+SURE, SURE_PATTERN = 0.8, 0.6
 #: the line one square beyond an outer line stands out along less than this share of its length
 BEYOND = 0.5
 #: the grid's corners may lie at most this share of the photo's side outside it
@@ -110,6 +113,8 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
             found = _refine_and_check(small, guess, rows, cols, layout, method)
             if found is not None and (best is None or found.score > best.score):
                 best = found
+        if best is not None and best.lines >= SURE and (best.pattern is None or best.pattern >= SURE_PATTERN):
+            break                                        # a clear grid: the other planes need not be looked at
     if best is None or best.lines < ACCEPT or best.weakest < WEAKEST_LINE or \
             (best.pattern is not None and best.pattern < PATTERN):
         raise GridNotFound(f"no grid of {rows}x{cols} squares was found in the photo (give its corners with --corners)")
@@ -282,13 +287,12 @@ def _outlines(gray: np.ndarray, limit: int = 3) -> list[np.ndarray]:
 # ---- 2. the lattice ------------------------------------------------------------------------
 
 def _edges(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """|d/dx| and |d/dy| of ``image`` (the strongest colour channel), float32."""
+    """|d/dx| and |d/dy| of ``image`` (the colour channels' mean), float32."""
     gx = np.abs(cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3))
     gy = np.abs(cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3))
-    if gx.ndim == 3:
-        bx, g_x, rx = cv2.split(gx)
-        by, g_y, ry = cv2.split(gy)
-        gx, gy = cv2.max(cv2.max(bx, g_x), rx), cv2.max(cv2.max(by, g_y), ry)
+    if gx.ndim == 3:                                   # summed over the colour channels, a third of it
+        third = np.full((1, 3), 1 / 3, np.float32)
+        gx, gy = cv2.transform(gx, third), cv2.transform(gy, third)
     return gx, gy
 
 
@@ -342,7 +346,8 @@ def _along(g: np.ndarray, valid: np.ndarray, axis: int) -> np.ndarray:
     g = g[::step] if axis == 0 else g[:, ::step]
     v = valid[::step] if axis == 0 else valid[:, ::step]
     masked = np.where(v, g, np.nan)
-    with np.errstate(all="ignore"):
+    with warnings.catch_warnings():                  # a line of pixels all outside the photo
+        warnings.simplefilter("ignore", RuntimeWarning)
         out = np.nanmedian(masked, axis=axis)
     return np.nan_to_num(out)
 
@@ -519,9 +524,8 @@ def _pattern(top: np.ndarray, layout: np.ndarray) -> float:
     """How well the squares' colours follow ``layout`` (best of its four turns): the share of
     premium squares whose colour is nearer their own class's typical colour than any other's."""
     rows, cols = layout.shape
-    lab = cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float32)
-    small = cv2.resize(lab, (cols + 2 * PAD, rows + 2 * PAD), interpolation=cv2.INTER_AREA)[PAD:-PAD, PAD:-PAD]
-    small = small.reshape(-1, 3)
+    means = cv2.resize(top, (cols + 2 * PAD, rows + 2 * PAD), interpolation=cv2.INTER_AREA)[PAD:-PAD, PAD:-PAD]
+    small = cv2.cvtColor(np.ascontiguousarray(means), cv2.COLOR_BGR2LAB).astype(np.float32).reshape(-1, 3)
     best = 0.0
     for turn in range(4 if rows == cols else 1):
         classes = np.rot90(layout, turn).ravel() if rows == cols else layout.ravel()
