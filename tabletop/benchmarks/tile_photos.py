@@ -75,7 +75,7 @@ def measure_photos(folder: Path) -> dict[str, Any]:
     unanswered: list[str] = []
     per_photo: list[dict[str, Any]] = []
     ms: list[float] = []
-    grids: list[float | None] = []
+    grids: list[float] = []
     for photo in photos:
         answer_path = photo.with_suffix(".json")
         if not answer_path.exists():
