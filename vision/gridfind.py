@@ -52,8 +52,12 @@ STANDS_OUT, STANDS_OUT_ABS = 1.25, 12.0
 #: a grid is accepted when this share of the lines' sides stand out, and every line stands out
 #: along at least WEAKEST_LINE of its length
 ACCEPT, WEAKEST_LINE = 0.55, 0.1
+#: a grid whose premium squares follow the layout this clearly needs only this share of its lines
+PATTERN_CLEAR, ACCEPT_WITH_PATTERN = 0.6, 0.45
 #: with a premium layout, at least this share of the premium squares must have their class's colour
 PATTERN = 0.35
+#: the candidates of a plane refined (the best by their first check)
+REFINED = 3
 #: a candidate this sure ends the search (lines, pattern)
 SURE, SURE_PATTERN = 0.8, 0.6
 #: the line one square beyond an outer line stands out along less than this share of its length
@@ -77,10 +81,23 @@ class GridFound:
     weakest: float
     pattern: float | None
     method: str
+    ends: bool = True  #: the grid ends at its outer lines (no line goes on beyond them)
 
     @property
     def score(self) -> float:
-        return self.lines + (0.0 if self.pattern is None else 0.5 * self.pattern)
+        """Candidates are ranked by this: the lines' share plus the pattern's."""
+        return self.lines + (0.0 if self.pattern is None else self.pattern)
+
+    @property
+    def convincing(self) -> bool:
+        """Whether this grid is taken: it ends at its outer lines, and either the premium
+        squares' colours follow the layout clearly and most lines stand out, or the lines stand
+        out on their own (every one along part of its length at least)."""
+        if not self.ends:
+            return False
+        if self.pattern is not None and self.pattern >= PATTERN_CLEAR and self.lines >= ACCEPT_WITH_PATTERN:
+            return True
+        return self.lines >= ACCEPT and self.weakest >= WEAKEST_LINE and (self.pattern is None or self.pattern >= PATTERN)
 
 
 def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...] | None = None) -> GridFound:
@@ -106,17 +123,22 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
     best: GridFound | None = None
     seen: list[np.ndarray] = []
     for method, plane, size in _planes(gray):
+        quick = []
         for guess in _lattice_guesses(small, plane, size, rows, cols):
             if any(np.abs(guess - other).max() < 2.0 for other in seen):
                 continue
             seen.append(guess)
-            found = _refine_and_check(small, guess, rows, cols, layout, method)
-            if found is not None and (best is None or found.score > best.score):
+            first = _refine_and_check(small, guess, rows, cols, layout, method, refine=0)
+            if first is not None:
+                quick.append(first)
+        quick.sort(key=lambda f: -f.score)
+        for first in quick[:REFINED]:                   # the likeliest few refined and checked again
+            found = _refine_and_check(small, first.corners, rows, cols, layout, method)
+            if found is not None and found.ends and (best is None or found.score > best.score):
                 best = found
         if best is not None and best.lines >= SURE and (best.pattern is None or best.pattern >= SURE_PATTERN):
             break                                        # a clear grid: the other planes need not be looked at
-    if best is None or best.lines < ACCEPT or best.weakest < WEAKEST_LINE or \
-            (best.pattern is not None and best.pattern < PATTERN):
+    if best is None or not best.convincing:
         raise GridNotFound(f"no grid of {rows}x{cols} squares was found in the photo (give its corners with --corners)")
     corners = best.corners / scale
     margin = OUTSIDE * max(h, w)
@@ -298,29 +320,33 @@ def _edges(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _comb(profile: np.ndarray, lines: int, most: int = 2) -> list[tuple[float, float, float]]:
     """The (first line, spacing, strength) of ``lines`` evenly spaced lines that stand out most
-    in ``profile``: the best window at the best spacing and the runner-up windows."""
+    in ``profile``: the best windows at the best spacing, and at two and three times it (a
+    fraction of the grid's spacing folds well too where the squares' labels or points line up)."""
     n = len(profile)
     prof = cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float32), (0, 0), 1.0).ravel()
     prof = prof - cv2.blur(prof.reshape(1, -1), (max(3, n // 10), 1)).ravel()
     prof = np.append(prof, np.zeros(n))                  # past the end: nothing
-    coarse = np.geomspace(n / (lines * 3.5), n / (lines - 1) * 1.02, 90)
+    widest = n / (lines - 1) * 1.02
+    coarse = np.geomspace(n / (lines * 3.5), widest, 90)
     best = max(_fold(prof, n, s) for s in coarse)
     fine = best[1] * np.linspace(0.98, 1.02, 21)
-    total, spacing, phase = max(_fold(prof, n, s) for s in fine)
-    ks = np.arange(int((n - phase) / spacing) + 1)
-    at = phase + ks * spacing
-    contrast = _sample(prof, at) - (_sample(prof, at - spacing / 2) + _sample(prof, at + spacing / 2)) / 2
-    even, odd = float(contrast[0::2].sum()), float(contrast[1::2].sum())
-    if min(even, odd) < 0.35 * max(even, odd) and 2 * spacing <= n / (lines - 1) * 1.02:
-        phase, spacing = phase + (spacing if odd > even else 0.0), 2 * spacing   # every other line was a middle
-        ks = np.arange(int((n - phase) / spacing) + 1)
-        at = phase + ks * spacing
-        contrast = _sample(prof, at) - (_sample(prof, at - spacing / 2) + _sample(prof, at + spacing / 2)) / 2
-    if len(ks) < lines:
-        return []
-    windows = np.convolve(contrast, np.ones(lines), "valid")
-    order = np.argsort(-windows)[:most]
-    return [(phase + int(j) * spacing, spacing, float(windows[j])) for j in order]
+    _total, spacing, phase = max(_fold(prof, n, s) for s in fine)
+    out: list[tuple[float, float, float]] = []
+    for m in (1, 2, 3):
+        if m * spacing > widest:
+            break
+        wide = m * spacing
+        for r in range(m):                               # every m-th line, from the r-th
+            ks = np.arange(int((n - phase - r * spacing) / wide) + 1)
+            if len(ks) < lines:
+                continue
+            at = phase + r * spacing + ks * wide
+            contrast = _sample(prof, at) - (_sample(prof, at - wide / 2) + _sample(prof, at + wide / 2)) / 2
+            windows = np.convolve(contrast, np.ones(lines), "valid")
+            for j in np.argsort(-windows)[:most]:
+                out.append((phase + r * spacing + int(j) * wide, wide, float(windows[j]) / lines))
+    out.sort(key=lambda o: -o[2])
+    return out[:most + 2]
 
 
 def _sample(prof: np.ndarray, at: np.ndarray) -> np.ndarray:
@@ -353,7 +379,7 @@ def _along(g: np.ndarray, valid: np.ndarray, axis: int) -> np.ndarray:
 
 
 def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int):
-    """Candidate grids (strength, corners in shrunk-photo pixels) in the candidate ``plane``."""
+    """Candidate grids' corners (shrunk-photo pixels) in the candidate ``plane``."""
     top = cv2.warpPerspective(small, plane, size, flags=cv2.INTER_LINEAR)
     valid = cv2.warpPerspective(np.full(small.shape[:2], 255, np.uint8), plane, size) > 0
     valid = cv2.erode(valid.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
@@ -364,16 +390,13 @@ def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int]
     gx, gy = np.minimum(gx, cap), np.minimum(gy, cap)
     inv = np.linalg.inv(plane)
     out = []
-    for x0, sx, _sx_strength in _comb(_along(gx, valid, 0), cols + 1, 1):
-        a, b = int(max(0, x0)), int(min(size[0], x0 + cols * sx + 1))
-        if b - a < 20:
-            continue
-        for y0, sy, _ in _comb(_along(gy[:, a:b], valid[:, a:b], 1), rows + 1, 2):
-            c, d = int(max(0, y0)), int(min(size[1], y0 + rows * sy + 1))
-            for x1, sx1, strength in _comb(_along(gx[c:d], valid[c:d], 0), cols + 1, 2):
-                quad = np.array([[x1, y0], [x1 + cols * sx1, y0], [x1 + cols * sx1, y0 + rows * sy],
-                                 [x1, y0 + rows * sy]], np.float64)
-                out.append(cv2.perspectiveTransform(quad.reshape(-1, 1, 2), inv).reshape(4, 2))
+    xs = _comb(_along(gx, valid, 0), cols + 1, 2)
+    ys = _comb(_along(gy, valid, 1), rows + 1, 2)
+    for x0, sx, _ in xs:
+        for y0, sy, _ in ys:
+            quad = np.array([[x0, y0], [x0 + cols * sx, y0], [x0 + cols * sx, y0 + rows * sy],
+                             [x0, y0 + rows * sy]], np.float64)
+            out.append(cv2.perspectiveTransform(quad.reshape(-1, 1, 2), inv).reshape(4, 2))
     return out
 
 
@@ -390,14 +413,15 @@ def _canonical(corners: np.ndarray, rows: int, cols: int) -> np.ndarray:
 
 
 def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: int,
-                      layout: np.ndarray | None, method: str) -> GridFound | None:
-    """The candidate grid at ``corners`` refined twice, then scored; None when it is no grid."""
+                      layout: np.ndarray | None, method: str, refine: int = 2) -> GridFound | None:
+    """The candidate grid at ``corners`` refined ``refine`` times, then scored; None when it is
+    no grid."""
     area = cv2.contourArea(corners.astype(np.float32))
     if not np.isfinite(corners).all() or area < 0.02 * small.shape[0] * small.shape[1] or \
             not cv2.isContourConvex(corners.astype(np.float32)):
         return None
     size = ((cols + 2 * PAD) * CELL, (rows + 2 * PAD) * CELL)
-    for _ in range(2):
+    for _ in range(refine):
         h = _canonical(corners, rows, cols)
         top = cv2.warpPerspective(small, h, size, flags=cv2.INTER_LINEAR)
         gx, gy = _edges(top)
@@ -413,10 +437,8 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
     top = cv2.warpPerspective(small, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     gx, gy = _edges(top)
     share, weakest, ends = _support(gx, gy, rows, cols)
-    if not ends:
-        return None
     pattern = None if layout is None else _pattern(top, layout)
-    return GridFound(corners, share, weakest, pattern, method)
+    return GridFound(corners, share, weakest, pattern, method, ends)
 
 
 def _line_fit(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> np.ndarray | None:

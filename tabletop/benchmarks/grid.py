@@ -77,7 +77,7 @@ def corner_error(found: np.ndarray, truth: np.ndarray, rows: int = 15, cols: int
     measured along the grid's sides next to that corner), whichever corner the finder starts at.
 
     >>> sq = np.array([[0, 0], [150, 0], [150, 150], [0, 150]], float)
-    >>> corner_error(np.roll(sq, 1, axis=0) + 2.5, sq)
+    >>> corner_error(np.roll(sq, 1, axis=0) + [2.5, 0], sq)
     0.25
     """
     truth = np.asarray(truth, np.float64)
