@@ -58,6 +58,8 @@ PATTERN_CLEAR, ACCEPT_WITH_PATTERN = 0.6, 0.45
 PATTERN = 0.35
 #: the candidates of a plane refined (the best by their first check)
 REFINED = 3
+#: how many squares a likely grid is moved each way when none is convincing
+SHIFT = 2
 #: a candidate this sure ends the search (lines, pattern)
 SURE, SURE_PATTERN = 0.8, 0.6
 #: the line one square beyond an outer line stands out along less than this share of its length
@@ -122,6 +124,7 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
     layout = _layout_classes(premiums, rows, cols)
     best: GridFound | None = None
     seen: list[np.ndarray] = []
+    tried: list[GridFound] = []
     for method, plane, size in _planes(gray):
         quick = []
         for guess in _lattice_guesses(small, plane, size, rows, cols):
@@ -132,6 +135,7 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
             if first is not None:
                 quick.append(first)
         quick.sort(key=lambda f: -f.score)
+        tried.extend(quick[:1])
         for first in quick[:REFINED]:                   # the likeliest few refined and checked again
             found = _refine_and_check(small, first.corners, rows, cols, layout, method)
             if found is not None and found.ends and (best is None or found.score > best.score):
@@ -139,12 +143,37 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
         if best is not None and best.lines >= SURE and (best.pattern is None or best.pattern >= SURE_PATTERN):
             break                                        # a clear grid: the other planes need not be looked at
     if best is None or not best.convincing:
+        best = _shifts(small, tried, best, rows, cols, layout)
+    if best is None or not best.convincing:
         raise GridNotFound(f"no grid of {rows}x{cols} squares was found in the photo (give its corners with --corners)")
     corners = best.corners / scale
     margin = OUTSIDE * max(h, w)
     if (corners < -margin).any() or (corners[:, 0] > w + margin).any() or (corners[:, 1] > h + margin).any():
         raise GridNotFound("the grid runs out of the photo: take it again with the whole board in view")
     return GridFound(_clockwise(corners), best.lines, best.weakest, best.pattern, best.method)
+
+
+def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, rows: int, cols: int,
+            layout: np.ndarray | None) -> GridFound | None:
+    """With no convincing grid yet: each plane's likeliest grid moved by up to two squares each
+    way (the right spacing, the wrong first line: a board's edge or a row of tiles looked like
+    the grid's end), checked, and the likeliest refined."""
+    moved = []
+    for first in sorted(tried, key=lambda f: -f.score)[:2]:
+        inv = np.linalg.inv(_canonical(first.corners, rows, cols))
+        for dy in range(-SHIFT, SHIFT + 1):
+            for dx in range(-SHIFT, SHIFT + 1):
+                if dx or dy:
+                    grid = _grid(rows, cols).astype(np.float64) + np.array([dx, dy]) * CELL
+                    corners = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), inv).reshape(4, 2)
+                    found = _refine_and_check(small, corners, rows, cols, layout, first.method, refine=0)
+                    if found is not None and found.ends:
+                        moved.append(found)
+    for first in sorted(moved, key=lambda f: -f.score)[:REFINED]:
+        found = _refine_and_check(small, first.corners, rows, cols, layout, first.method)
+        if found is not None and found.ends and (best is None or found.score > best.score):
+            best = found
+    return best
 
 
 def _clockwise(corners: np.ndarray) -> np.ndarray:
@@ -170,19 +199,20 @@ def _planes(gray: np.ndarray):
 
 
 _LSD = None
+_CLAHE = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
 
 
 def _segments(gray: np.ndarray) -> np.ndarray:
-    """The photo's line segments (n, 4) longer than 1.5% of its side."""
+    """The photo's line segments (n, 4) longer than 1.2% of its side, longest first."""
     global _LSD
     if _LSD is None:
         _LSD = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE)
-    found = _LSD.detect(gray)[0]
+    found = _LSD.detect(_CLAHE.apply(gray))[0]       # faint lines (a dark board, dim light) evened up
     if found is None:
         return np.zeros((0, 4))
     seg = found.reshape(-1, 4).astype(np.float64)
     length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
-    seg = seg[length > 0.015 * max(gray.shape)]
+    seg = seg[length > 0.012 * max(gray.shape)]
     order = np.argsort(-np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1]))
     return seg[order[:800]]
 
