@@ -43,8 +43,9 @@ import numpy as np
 from vision.errors import BoardNotFound
 
 WORK_SIDE = 960  #: the photo is searched shrunk to this many pixels on its longer side
+SEGMENT_SIDE = 720  #: line segments are looked for at this size
 PLANE_SIDE = 640  #: the candidate plane is warped to at most this many pixels
-CELL = 20  #: pixels a square when a candidate grid is refined and checked
+CELL = 16  #: pixels a square when a candidate grid is refined and checked
 PAD = 3  #: squares round the grid in the image it is refined and checked in
 #: a grid line stands out along a square's side when its edge strength is this much above the
 #: squares' middles beside it (times, plus grey levels)
@@ -207,14 +208,16 @@ def _segments(gray: np.ndarray) -> np.ndarray:
     global _LSD
     if _LSD is None:
         _LSD = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE)
-    found = _LSD.detect(_CLAHE.apply(gray))[0]       # faint lines (a dark board, dim light) evened up
+    shrink = SEGMENT_SIDE / max(gray.shape)
+    looked = cv2.resize(gray, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    found = _LSD.detect(_CLAHE.apply(looked))[0]     # faint lines (a dark board, dim light) evened up
     if found is None:
         return np.zeros((0, 4))
-    seg = found.reshape(-1, 4).astype(np.float64)
+    seg = found.reshape(-1, 4).astype(np.float64) / shrink
     length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
     seg = seg[length > 0.012 * max(gray.shape)]
     order = np.argsort(-np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1]))
-    return seg[order[:800]]
+    return seg[order[:500]]
 
 
 def _vanishing_plane(gray: np.ndarray):
@@ -282,7 +285,7 @@ def _sin_to(v: np.ndarray, mid: np.ndarray, d: np.ndarray) -> np.ndarray:
     return np.abs(d[:, 0] * to[:, 1] - d[:, 1] * to[:, 0]) / np.maximum(norm, 1e-12)
 
 
-def _ransac_vp(lines, mid, d, weight, usable, rng, tries: int = 400):
+def _ransac_vp(lines, mid, d, weight, usable, rng, tries: int = 300):
     """The vanishing point most of the ``usable`` segments' length points at, and its inliers."""
     idx = np.nonzero(usable)[0]
     if len(idx) < 8:
@@ -296,7 +299,7 @@ def _ransac_vp(lines, mid, d, weight, usable, rng, tries: int = 400):
     limit = np.sin(np.radians(1.5))
     to = hyp[:, None, :2] - mid[None, idx] * hyp[:, None, 2:3]
     cross = np.abs(d[None, idx, 0] * to[..., 1] - d[None, idx, 1] * to[..., 0])
-    inside = cross <= limit * np.linalg.norm(to, axis=2)
+    inside = cross <= limit * np.hypot(to[..., 0], to[..., 1])
     score = inside.astype(np.float64) @ weight[idx]
     best = int(np.argmax(score))
     inliers = np.zeros(len(lines), bool)
@@ -577,7 +580,9 @@ def _pattern(top: np.ndarray, layout: np.ndarray) -> float:
     premium squares whose colour is nearer their own class's typical colour than any other's."""
     rows, cols = layout.shape
     means = cv2.resize(top, (cols + 2 * PAD, rows + 2 * PAD), interpolation=cv2.INTER_AREA)[PAD:-PAD, PAD:-PAD]
-    small = cv2.cvtColor(np.ascontiguousarray(means), cv2.COLOR_BGR2LAB).astype(np.float32).reshape(-1, 3)
+    b, g, r = (means.reshape(-1, 3).astype(np.float32) / 255.0).T
+    # brightness (weighed down: light and shade vary it) and two colour-opponent axes
+    small = np.stack([0.5 * (b + g + r) / 3, r - g, (r + g) / 2 - b], 1)
     best = 0.0
     for turn in range(4 if rows == cols else 1):
         classes = np.rot90(layout, turn).ravel() if rows == cols else layout.ravel()

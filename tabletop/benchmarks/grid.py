@@ -64,12 +64,23 @@ def scene(seed: int, kind: str = "board") -> tuple[np.ndarray, np.ndarray | None
     elif kind == "cut":
         side = float(rng.choice([-1, 1])) * float(rng.uniform(0.3, 0.5))
         offset = (side, 0.0) if rng.random() < 0.5 else (0.0, side)
-    shot = tile_scene(board, _tiles(board, "ABCDEFGHIJKLMNOPRSTUW", rng), seed=seed, style="commercial",
-                      tilt_deg=float(rng.uniform(0, 45)), size=SIZE, look=_look(rng),
-                      hand=bool(rng.random() < 0.25), fill=float(rng.uniform(0.4, 0.95)),
-                      board_colour=colours[int(rng.integers(len(colours)))], clutter=int(rng.integers(0, 7)),
-                      offset=offset)
+    options = {"tilt_deg": float(rng.uniform(0, 45)), "size": SIZE, "look": _look(rng), "hand": bool(rng.random() < 0.25),
+               "fill": float(rng.uniform(0.4, 0.95)), "board_colour": colours[int(rng.integers(len(colours)))],
+               "clutter": int(rng.integers(0, 7))}
+    tiles = _tiles(board, "ABCDEFGHIJKLMNOPRSTUW", rng)
+    for _ in range(4):
+        shot = tile_scene(board, tiles, seed=seed, style="commercial", offset=offset, **options)
+        if kind != "cut" or _cut(shot.corners):
+            break
+        offset = (offset[0] * 1.4, offset[1] * 1.4)          # the grid itself must be cut, not just the board's edge
     return shot.frame, (shot.corners if kind == "board" else None)
+
+
+def _cut(corners: np.ndarray) -> bool:
+    """Whether at least a square's worth of the grid lies outside the photo."""
+    cell = float(np.linalg.norm(corners[1] - corners[0])) / 15
+    return bool((corners < -cell).any() or (corners[:, 0] > SIZE[0] + cell).any() or
+                (corners[:, 1] > SIZE[1] + cell).any())
 
 
 def corner_error(found: np.ndarray, truth: np.ndarray, rows: int = 15, cols: int = 15) -> float:
