@@ -186,6 +186,25 @@ def _clockwise(corners: np.ndarray) -> np.ndarray:
     return np.roll(ordered, -start, axis=0)
 
 
+def corner_error(found: np.ndarray, truth: np.ndarray, rows: int = 15, cols: int = 15) -> float:
+    """The largest distance of a found corner from its true one, in squares (the square's size
+    measured along the grid's sides next to that corner), whichever corner the finder starts at.
+
+    >>> sq = np.array([[0, 0], [150, 0], [150, 150], [0, 150]], float)
+    >>> corner_error(np.roll(sq, 1, axis=0) + [2.5, 0], sq)
+    0.25
+    """
+    truth = np.asarray(truth, np.float64)
+    side = np.array([np.linalg.norm(truth[(k + 1) % 4] - truth[k]) / (cols if k % 2 == 0 else rows) for k in range(4)])
+    local = np.array([(side[k] + side[k - 1]) / 2 for k in range(4)])
+    best = np.inf
+    for order in (found, found[::-1]):
+        for shift in range(4):
+            d = np.linalg.norm(np.roll(order, shift, axis=0) - truth, axis=1) / local
+            best = min(best, float(d.max()))
+    return best
+
+
 # ---- 1. candidate planes -------------------------------------------------------------------
 
 def _planes(gray: np.ndarray):
@@ -265,7 +284,7 @@ def _vanishing_plane(gray: np.ndarray):
     m = affine @ hp @ norm                         # lines through v1 now run along x
     ends = np.vstack([seg[in1 | in2, :2], seg[in1 | in2, 2:]])
     mapped = cv2.perspectiveTransform(ends.reshape(-1, 1, 2), m).reshape(-1, 2)
-    lo, hi = np.percentile(mapped, 2, axis=0), np.percentile(mapped, 98, axis=0)
+    lo, hi = np.percentile(mapped, 1, axis=0), np.percentile(mapped, 99, axis=0)
     extent = hi - lo
     if not np.isfinite(extent).all() or (extent <= 0).any():
         return None
@@ -595,4 +614,4 @@ def _pattern(top: np.ndarray, layout: np.ndarray) -> float:
     return best
 
 
-__all__ = ["find_grid", "GridFound", "GridNotFound"]
+__all__ = ["find_grid", "GridFound", "GridNotFound", "corner_error"]

@@ -51,7 +51,6 @@ def scene(seed: int, kind: str = "board") -> tuple[np.ndarray, np.ndarray | None
     ``kind``: ``board`` (a whole 15x15 board), ``none`` (no board), ``cut`` (a board cut by the
     photo's edge), ``other`` (a 19x19 board)."""
     from rules.board import parse_board
-    from tabletop.benchmarks.tiles import _tiles
     from vision.synth.tilescene import BOARD_COLOURS, tile_scene
 
     rng = np.random.default_rng([seed, 31])
@@ -67,13 +66,29 @@ def scene(seed: int, kind: str = "board") -> tuple[np.ndarray, np.ndarray | None
     options = {"tilt_deg": float(rng.uniform(0, 45)), "size": SIZE, "look": _look(rng), "hand": bool(rng.random() < 0.25),
                "fill": float(rng.uniform(0.4, 0.95)), "board_colour": colours[int(rng.integers(len(colours)))],
                "clutter": int(rng.integers(0, 7))}
-    tiles = _tiles(board, "ABCDEFGHIJKLMNOPRSTUW", rng)
+    tiles = _played(n, rng)
     for _ in range(4):
         shot = tile_scene(board, tiles, seed=seed, style="commercial", offset=offset, **options)
         if kind != "cut" or _cut(shot.corners):
             break
         offset = (offset[0] * 1.4, offset[1] * 1.4)          # the grid itself must be cut, not just the board's edge
     return shot.frame, (shot.corners if kind == "board" else None)
+
+
+def _played(n: int, rng: np.random.Generator) -> dict[Any, str]:
+    """Tiles as a game in progress leaves them: runs across and down, covering 5-40% of an
+    ``n`` x ``n`` board."""
+    from rules.squares import Square
+
+    tiles: dict[Any, str] = {}
+    goal = rng.uniform(0.05, 0.4) * n * n
+    while len(tiles) < goal:
+        r, c, length, down = int(rng.integers(n)), int(rng.integers(n)), int(rng.integers(2, 8)), rng.random() < 0.5
+        for k in range(length):
+            sq = Square(r + k, c) if down else Square(r, c + k)
+            if sq.row < n and sq.col < n:
+                tiles[sq] = "ABCDEFGHIJKLMNOPRSTUW"[int(rng.integers(21))]
+    return tiles
 
 
 def _cut(corners: np.ndarray) -> bool:
@@ -83,30 +98,11 @@ def _cut(corners: np.ndarray) -> bool:
                 (corners[:, 1] > SIZE[1] + cell).any())
 
 
-def corner_error(found: np.ndarray, truth: np.ndarray, rows: int = 15, cols: int = 15) -> float:
-    """The largest distance of a found corner from its true one, in squares (the square's size
-    measured along the grid's sides next to that corner), whichever corner the finder starts at.
-
-    >>> sq = np.array([[0, 0], [150, 0], [150, 150], [0, 150]], float)
-    >>> corner_error(np.roll(sq, 1, axis=0) + [2.5, 0], sq)
-    0.25
-    """
-    truth = np.asarray(truth, np.float64)
-    side = np.array([np.linalg.norm(truth[(k + 1) % 4] - truth[k]) / (cols if k % 2 == 0 else rows) for k in range(4)])
-    local = np.array([(side[k] + side[k - 1]) / 2 for k in range(4)])
-    best = np.inf
-    for order in (found, found[::-1]):
-        for shift in range(4):
-            d = np.linalg.norm(np.roll(order, shift, axis=0) - truth, axis=1) / local
-            best = min(best, float(d.max()))
-    return best
-
-
 def measure(boards: int, negatives: int, seed: int = SEED, log: Callable[..., None] = print) -> dict[str, Any]:
     """Find the grid in ``boards`` board photos and ``negatives`` photos of each kind to refuse."""
     import cv2
 
-    from vision.gridfind import GridNotFound, find_grid
+    from vision.gridfind import GridNotFound, corner_error, find_grid
 
     from tabletop.resources import load_board
 

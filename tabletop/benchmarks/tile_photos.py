@@ -135,8 +135,7 @@ def measure_photos(folder: Path) -> dict[str, Any]:
 
 def _grid_check(frame: Any, corners: Any, board: Any) -> float:
     """How far (squares) the grid found without ``corners`` is from them; -1.0 when refused."""
-    from tabletop.benchmarks.grid import corner_error
-    from vision.gridfind import GridNotFound, find_grid
+    from vision.gridfind import GridNotFound, corner_error, find_grid
 
     try:
         found = find_grid(frame, board.rows, board.cols, board.layers.get("premiums"))

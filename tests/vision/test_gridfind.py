@@ -3,14 +3,12 @@ square on varied boards, refused where there is no whole board, never guessed.""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from rules.board import parse_board
 from rules.squares import Square
-from tabletop.benchmarks.grid import corner_error
 from tabletop.resources import load_board
-from vision.gridfind import GridNotFound, find_grid
+from vision.gridfind import GridNotFound, corner_error, find_grid
 from vision.synth.tilescene import tile_scene
 
 pytestmark = pytest.mark.vision
