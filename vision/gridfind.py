@@ -59,8 +59,9 @@ PATTERN_CLEAR, ACCEPT_WITH_PATTERN = 0.6, 0.45
 PATTERN = 0.5
 #: the candidates of a plane refined (the best by their first check)
 REFINED = 3
-#: how many squares a likely grid is moved each way when none is convincing
-SHIFT = 2
+#: how many squares a likely grid is moved each way when none is convincing, if its lines'
+#: share is this much at least (else nothing there looks like a grid)
+SHIFT, GRID_LIKE = 2, 0.35
 #: a candidate this sure ends the search (lines, pattern)
 SURE, SURE_PATTERN = 0.8, 0.6
 #: the line one square beyond an outer line stands out along less than this share of its length
@@ -160,7 +161,7 @@ def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, r
     way (the right spacing, the wrong first line: a board's edge or a row of tiles looked like
     the grid's end), checked, and the likeliest refined."""
     moved = []
-    for first in sorted(tried, key=lambda f: -f.score)[:2]:
+    for first in sorted((f for f in tried if f.lines >= GRID_LIKE), key=lambda f: -f.score)[:2]:
         inv = np.linalg.inv(_canonical(first.corners, rows, cols))
         for dy in range(-SHIFT, SHIFT + 1):
             for dx in range(-SHIFT, SHIFT + 1):
