@@ -53,6 +53,8 @@ STANDS_OUT, STANDS_OUT_ABS = 1.25, 12.0
 #: a grid is accepted when this share of the lines' sides stand out, and every line stands out
 #: along at least WEAKEST_LINE of its length
 ACCEPT, WEAKEST_LINE = 0.55, 0.1
+#: premium squares that follow the layout this closely also say where the grid ends
+PATTERN_SURE = 0.75
 #: a grid whose premium squares follow the layout this clearly needs only this share of its lines
 PATTERN_CLEAR, ACCEPT_WITH_PATTERN = 0.6, 0.45
 #: with a premium layout, at least this share of the premium squares must have their class's colour
@@ -93,11 +95,17 @@ class GridFound:
         return self.lines + (0.0 if self.pattern is None else self.pattern)
 
     @property
+    def bounded(self) -> bool:
+        """Whether the grid is known to stop at its outer lines: no line goes on beyond them, or
+        the premium squares follow the layout so closely that no other window of lines could."""
+        return self.ends or (self.pattern is not None and self.pattern >= PATTERN_SURE)
+
+    @property
     def convincing(self) -> bool:
         """Whether this grid is taken: it ends at its outer lines, and either the premium
         squares' colours follow the layout clearly and most lines stand out, or the lines stand
         out on their own (every one along part of its length at least)."""
-        if not self.ends:
+        if not self.bounded:
             return False
         if self.pattern is not None and self.pattern >= PATTERN_CLEAR and self.lines >= ACCEPT_WITH_PATTERN:
             return True
@@ -140,7 +148,7 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
         tried.extend(quick[:1])
         for first in quick[:REFINED]:                   # the likeliest few refined and checked again
             found = _refine_and_check(small, first.corners, rows, cols, layout, method)
-            if found is not None and found.ends and (best is None or found.score > best.score):
+            if found is not None and found.bounded and (best is None or found.score > best.score):
                 best = found
         if best is not None and best.lines >= SURE and (best.pattern is None or best.pattern >= SURE_PATTERN):
             break                                        # a clear grid: the other planes need not be looked at
@@ -169,11 +177,11 @@ def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, r
                     grid = _grid(rows, cols).astype(np.float64) + np.array([dx, dy]) * CELL
                     corners = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), inv).reshape(4, 2)
                     found = _refine_and_check(small, corners, rows, cols, layout, first.method, refine=0)
-                    if found is not None and found.ends:
+                    if found is not None and found.bounded:
                         moved.append(found)
     for first in sorted(moved, key=lambda f: -f.score)[:REFINED]:
         found = _refine_and_check(small, first.corners, rows, cols, layout, first.method)
-        if found is not None and found.ends and (best is None or found.score > best.score):
+        if found is not None and found.bounded and (best is None or found.score > best.score):
             best = found
     return best
 
