@@ -218,13 +218,16 @@ def corner_error(found: np.ndarray, truth: np.ndarray, rows: int = 15, cols: int
 
 def _planes(gray: np.ndarray):
     """(method, homography from the shrunk photo to a plane, plane size) candidates."""
-    vp = _vanishing_plane(gray)
-    if vp is not None:
-        yield "lines", *vp
+    planes = _vanishing_planes(gray)
+    first = next(planes, None)
+    if first is not None:
+        yield "lines", *first
     for quad in _outlines(gray):
         side = PLANE_SIDE
         target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32) * 0.9 + 0.05 * side
         yield "outline", cv2.getPerspectiveTransform(quad.astype(np.float32), target), (side, side)
+    for plane in planes:                                # a third family of lines with either of the first two
+        yield "lines", *plane
 
 
 _LSD = None
@@ -248,12 +251,13 @@ def _segments(gray: np.ndarray) -> np.ndarray:
     return seg[order[:500]]
 
 
-def _vanishing_plane(gray: np.ndarray):
-    """The homography that makes the photo's two strongest families of lines parallel to the
-    axes, and the plane's size; None when there are not two families."""
+def _vanishing_planes(gray: np.ndarray):
+    """Homographies that make two families of the photo's lines parallel to the axes, and the
+    planes' sizes: the two strongest families first, then each with a third (stripes or a
+    table's edges may be stronger than a faint grid)."""
     seg = _segments(gray)
     if len(seg) < 20:
-        return None
+        return
     h, w = gray.shape
     norm = np.array([[2 / max(h, w), 0, -w / max(h, w)], [0, 2 / max(h, w), -h / max(h, w)], [0, 0, 1]])
     p = np.hstack([seg[:, :2], np.ones((len(seg), 1))]) @ norm.T
@@ -265,16 +269,25 @@ def _vanishing_plane(gray: np.ndarray):
     weight = np.linalg.norm(d, axis=1)
     d /= weight[:, None]
     rng = np.random.default_rng(0)
-    first = _ransac_vp(lines, mid, d, weight, np.ones(len(seg), bool), rng)
-    if first is None:
-        return None
-    v1, in1 = first
-    # the second family: segments far from pointing at the first point
-    away = _sin_to(v1, mid, d) > np.sin(np.radians(15))
-    second = _ransac_vp(lines, mid, d, weight, away, rng)
-    if second is None:
-        return None
-    v2, in2 = second
+    families: list[tuple[np.ndarray, np.ndarray]] = []
+    usable = np.ones(len(seg), bool)
+    pairs = ((0, 1), (0, 2), (1, 2))
+    for a, b in pairs:
+        while len(families) <= b:
+            found = _ransac_vp(lines, mid, d, weight, usable, rng)
+            if found is None:
+                return
+            families.append(found)
+            usable &= _sin_to(found[0], mid, d) > np.sin(np.radians(15))   # the next family points elsewhere
+        plane = _plane_of(families[a], families[b], seg, p, q, norm)
+        if plane is not None:
+            yield plane
+
+
+def _plane_of(first, second, seg, p, q, norm):
+    """The plane in which the lines of the ``first`` and ``second`` families (vanishing point,
+    inliers) run along x and y, and its size; None when they cannot be one plane's."""
+    (v1, in1), (v2, in2) = first, second
     horizon = np.cross(v1, v2)
     if abs(horizon[2]) < 1e-9:
         return None
