@@ -5,24 +5,27 @@ spaced lines (``rows + 1`` and ``cols + 1`` of them) and, on most boards, a patt
 premium squares. :func:`find_grid` looks for it in four steps, on the photo shrunk to
 :data:`WORK_SIDE` pixels:
 
-1. **Candidate planes.** The line segments of the photo (OpenCV's LSD) are grouped by their two
-   strongest vanishing points (RANSAC over pairs of segments); the two points give a homography
-   under which both families of lines are parallel and axis-aligned (the board's plane seen
-   from straight above, up to a stretch). The board's outline, where a dark or light board
-   stands out from the table as a four-sided shape, gives more candidates.
+1. **Candidate planes.** The photo's line segments (OpenCV's LSD, on a contrast-evened copy)
+   are grouped by their strongest vanishing points (RANSAC over pairs of segments); two points
+   give a homography under which both families of lines are parallel and axis-aligned (the
+   board's plane seen from straight above, up to a stretch). The two strongest families come
+   first, then the board's outline where it stands out from the table as a four-sided shape,
+   then a third family with either of the first two (stripes on the table can outshine a grid).
 2. **The lattice.** Each candidate plane is warped top-down; the columns' and rows' edge
-   profiles are folded over every spacing: the spacing and phase at which lines stand out most
-   from the middles between them, then the ``cols + 1`` (``rows + 1``) consecutive lines that
-   stand out most, and the runner-up windows one line either side.
-3. **Refinement.** Each candidate grid is warped to a square per :data:`CELL` pixels; each grid
-   line is found again row by row (column by column), fitted as a straight line, and the
-   lines' crossings fit a homography: small errors of the first guess are taken out.
-4. **Verification.** A grid is kept when most of its lines stand out from the middles of the
-   squares beside them along their length (the outer lines too: a grid one line off has a line
-   that is not there), and, where the board file has a premium layout, the squares' colours
-   are grouped the way the layout groups them. The best candidate is kept; a photo where no
-   candidate is convincing, or where the grid's corners leave the photo, is refused
-   (:class:`GridNotFound`), never guessed.
+   profiles (the median along each: a grid line runs the whole way, labels do not) are folded
+   over every spacing; at the best spacing, and two and three times it, the ``cols + 1``
+   (``rows + 1``) consecutive lines that stand out most from the middles between them, and
+   the runner-up windows, make candidate grids.
+3. **Refinement.** Each candidate grid is warped at :data:`CELL` pixels a square and checked
+   once; the likeliest few have each grid line found again side by side, fitted straight, and
+   the lines' crossings fit a homography that takes out the first guess's small errors.
+4. **Verification.** A grid is taken (:attr:`GridFound.convincing`) when it stops at its outer
+   lines and its lines stand out from the squares' middles beside them along their length,
+   and, where the board file has a premium layout, the squares' colours are grouped the way the
+   layout groups them (any palette, best of four turns, tiles on some squares tolerated). With
+   none convincing, the likeliest grids are moved by up to :data:`SHIFT` squares each way and
+   checked again. The best is kept; a photo where no candidate is convincing, or where the
+   grid's corners leave the photo, is refused (:class:`GridNotFound`), never guessed.
 
 >>> import numpy as np
 >>> try:
@@ -50,8 +53,8 @@ PAD = 3  #: squares round the grid in the image it is refined and checked in
 #: a grid line stands out along a square's side when its edge strength is this much above the
 #: squares' middles beside it (times, plus grey levels)
 STANDS_OUT, STANDS_OUT_ABS = 1.25, 12.0
-#: a grid is accepted when this share of the lines' sides stand out, and every line stands out
-#: along at least WEAKEST_LINE of its length
+#: a grid is taken on its lines when this share of the lines' sides stand out, and every line
+#: stands out along at least WEAKEST_LINE of its length
 ACCEPT, WEAKEST_LINE = 0.55, 0.1
 #: premium squares that follow the layout this closely also say where the grid ends
 PATTERN_SURE = 0.75
@@ -66,7 +69,8 @@ REFINED = 3
 SHIFT, GRID_LIKE = 2, 0.35
 #: a candidate this sure ends the search (lines, pattern)
 SURE, SURE_PATTERN = 0.8, 0.6
-#: the line one square beyond an outer line stands out along less than this share of its length
+#: of the lines one and two squares beyond an outer line, one stands out along less than this
+#: share of its length (a board's edge may be the other)
 BEYOND = 0.5
 #: the grid's corners may lie at most this share of the photo's side outside it
 OUTSIDE = 0.01
