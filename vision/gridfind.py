@@ -568,25 +568,30 @@ def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float
     den = left - 2 * peak + right
     sub = np.where(den < 0, 0.5 * (left - right) / np.where(den < 0, den, -1), 0.0)
     found_x = xs[None, :, 0] + j + sub                      # (along, lines)
-    ys_all = (np.arange(along) + PAD + 0.5) * CELL
-    out: list[tuple[float, float] | None] = []
-    for k in range(lines):
-        use = good[:, k]
-        if use.sum() < max(3, along // 3):
-            out.append(None)
-            continue
-        ys_a, xs_a = ys_all[use], found_x[use, k]
-        keep = np.ones(len(ys_a), bool)
-        fitted: tuple[float, float] | None = None
-        for _ in range(2):
-            b, a = np.polyfit(ys_a[keep], xs_a[keep], 1)
-            resid = np.abs(xs_a - (a + b * ys_a))
-            keep = resid < max(1.5, 2.5 * float(np.median(resid)))
-            if keep.sum() < 3:
-                break
-            fitted = (float(a), float(b))
-        out.append(fitted)
-    return out
+    ys = ((np.arange(along) + PAD + 0.5) * CELL)[:, None]
+    keep = good.copy()
+    for _ in range(2):                                       # fitted, the far-off peaks left out, fitted again
+        a, b = _straight(ys, found_x, keep)
+        resid = np.abs(found_x - (a + b * ys))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a line without peaks: no median
+            typical = np.nan_to_num(np.nanmedian(np.where(good, resid, np.nan), axis=0), nan=0.0)
+        keep = good & (resid < np.maximum(1.5, 2.5 * typical))
+    a, b = _straight(ys, found_x, keep)
+    usable = (good.sum(0) >= max(3, along // 3)) & (keep.sum(0) >= 3) & np.isfinite(a) & np.isfinite(b)
+    return [(float(a[k]), float(b[k])) if usable[k] else None for k in range(lines)]
+
+
+def _straight(ys: np.ndarray, xs: np.ndarray, use: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Least-squares ``x = a + b*y`` through the ``use`` d points of each column of ``xs``."""
+    w = use.astype(np.float64)
+    n, sy, sx = w.sum(0), (w * ys).sum(0), (w * xs).sum(0)
+    syy, sxy = (w * ys * ys).sum(0), (w * ys * xs).sum(0)
+    den = n * syy - sy * sy
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b = np.where(den > 1e-9, (n * sxy - sy * sx) / den, np.nan)
+        a = (sx - b * sy) / n
+    return a, b
 
 
 def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> tuple[float, float, bool]:
