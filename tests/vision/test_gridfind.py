@@ -52,3 +52,13 @@ def test_a_board_of_another_size_is_refused():
     shot = tile_scene(nineteen, {}, seed=107, style="commercial", tilt_deg=10.0)
     with pytest.raises(GridNotFound):
         find_grid(shot.frame, 15, 15)
+
+
+def test_the_benchmark_counts_finds_refusals_and_negatives():
+    from tabletop.benchmarks.grid import measure
+
+    result = measure(1, 1, log=lambda *args, **kwargs: None)
+    assert result["boards"] == 1 and result["negatives"] == 3
+    assert result["found"] + result["refused"] + result["wrong"] == 1.0
+    assert result["wrong"] == 0.0 and result["negatives_refused"] == 1.0
+    assert result["cpu_ms_median"] > 0
