@@ -59,7 +59,7 @@ ACCEPT, WEAKEST_LINE = 0.55, 0.1
 #: premium squares that follow the layout this closely also say where the grid ends
 PATTERN_SURE = 0.75
 #: a grid whose premium squares follow the layout this clearly needs only this share of its lines
-PATTERN_CLEAR, ACCEPT_WITH_PATTERN = 0.6, 0.45
+PATTERN_CLEAR, ACCEPT_WITH_PATTERN = 0.65, 0.45
 #: with a premium layout, at least this share of the premium squares must have their class's colour
 PATTERN = 0.5
 #: the candidates of a plane refined (the best by their first check)
