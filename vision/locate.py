@@ -29,12 +29,16 @@ from vision.printing import aruco_dictionary
 MARGIN = 0.5  #: canonical image margin round the grid, in cells
 
 
+class NoMarkers(BoardNotFound):
+    """None of the board's markers is in the frame (``locate(..., outline=False)``)."""
+
+
 @dataclass
 class Located:
     """Where the board is: ``homography`` maps frame pixels to canonical pixels."""
 
     homography: np.ndarray
-    method: str  #: 'markers', 'outline'
+    method: str  #: 'markers', 'outline', 'corners' (given), 'grid' (found by :mod:`vision.gridfind`)
     markers_seen: tuple[int, ...] = ()  #: the markers the homography rests on (one that disagrees is left out)
     cell: int = 36
     rows: int = 0
@@ -111,11 +115,13 @@ def _detect(gray: np.ndarray, scale: float) -> dict[int, np.ndarray]:
 
 
 def locate(frame: np.ndarray, rows: int, cols: int, *, cell: int = 36,
-           marker_corners: dict[int, np.ndarray] | None = None, min_markers: int = 3) -> Located:
+           marker_corners: dict[int, np.ndarray] | None = None, min_markers: int = 3,
+           outline: bool = True) -> Located:
     """Find a ``rows`` x ``cols`` board in ``frame``.
 
     ``marker_corners`` gives each marker's corners in cell units relative to the grid (default:
-    the printed layout's; a calibration gives those of stick-on markers).
+    the printed layout's; a calibration gives those of stick-on markers). ``outline=False``: by
+    the markers only (:class:`NoMarkers` when none is seen; the caller looks for the grid itself).
     """
     frame = check_frame(frame)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -131,6 +137,8 @@ def locate(frame: np.ndarray, rows: int, cols: int, *, cell: int = 36,
         return _checked(Located(h, "markers", used, cell, rows, cols), frame, gray, lines=False)
     if found:
         raise BoardNotFound(f"{len(found)} of {len(expected)} markers visible")
+    if not outline:
+        raise NoMarkers("no markers visible")
     target = to_canon(Layout(rows, cols).grid_corners()).astype(np.float32)
     for quad in outline_candidates(gray):  # largest first: the paper's edge may come before the grid's
         h = cv2.getPerspectiveTransform(quad.astype(np.float32), target)

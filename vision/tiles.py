@@ -1,7 +1,8 @@
 """Reading letter tiles on a board: each square empty, a tile with its letter, or a blank tile.
 
 The board is found by its printed markers, or, on a boxed board that has none, from the grid's
-four outer corners in the photo (``corners``, from its top-left clockwise). The board's surface
+four outer corners in the photo (``corners``, from its top-left clockwise) or, without them, by
+its grid (:mod:`vision.gridfind`: its lines and its premium squares' colours). The board's surface
 is warped top-down at :data:`CELL` pixels a square and the light evened out (each pixel divided
 by the brightest surface round it, so a darker side or a warm lamp reads like daylight). A small
 network (``vision/models/tiles.onnx``, trained by ``scripts/train_tiles.py`` on synthetic photos
@@ -43,7 +44,7 @@ import numpy as np
 from rules.board import Board
 from rules.squares import Direction, Square
 from vision.errors import BadImage, BoardNotFound
-from vision.locate import MARGIN, Located, check_frame, locate
+from vision.locate import MARGIN, Located, NoMarkers, check_frame, locate
 from vision.words import Decoded, LexiconIndex, decode
 
 MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "tiles.onnx"
@@ -220,10 +221,22 @@ class TileReader:
         self.middles = np.stack([xs.ravel(), ys.ravel()], 1)
 
     def locate(self, frame: np.ndarray) -> Located:
-        """Where the board is: from ``corners`` when given, else by the printed markers."""
-        if self.corners is None:
-            return locate(frame, self.board.rows, self.board.cols, cell=self.cell)
-        return from_corners(check_frame(frame).shape, self.corners, self.board.rows, self.board.cols, self.cell)
+        """Where the board is: from ``corners`` when given, else by the printed markers, else
+        (none in view: a boxed board) by its grid (:func:`vision.gridfind.find_grid`, with the
+        board's ``premiums`` layer when it has one); :class:`BoardNotFound` when none of them is."""
+        rows, cols = self.board.rows, self.board.cols
+        if self.corners is not None:
+            return from_corners(check_frame(frame).shape, self.corners, rows, cols, self.cell)
+        try:
+            return locate(frame, rows, cols, cell=self.cell, outline=False)
+        except NoMarkers:
+            pass
+        from vision.gridfind import find_grid
+
+        found = find_grid(check_frame(frame), rows, cols, self.board.layers.get("premiums"))
+        located = from_corners(frame.shape, found.corners, rows, cols, self.cell)
+        located.method = "grid"
+        return located
 
     def read(self, frame: np.ndarray, located: Located | None = None) -> TilesRead:
         """Read ``frame``; :class:`vision.errors.BoardNotFound` when the board is not in it."""

@@ -8,7 +8,11 @@ same name ending in ``.json``::
      "rows": ["...............", "......MISIU....", "..."]}
 
 ``corners`` are the grid's four outer corners in the photo, from its top-left clockwise (as
-``tabletop score --corners`` takes them); ``rows`` say what each square holds: ``.`` empty, a
+``tabletop score --corners`` takes them); they may be left out: the photo is then read as
+``score`` reads it without ``--corners`` (the grid found by :mod:`vision.gridfind`). Where they
+are given, the grid is found without them as well and how far off it is (in squares) is
+reported beside the read through them; ``premiums`` (optional, strings like ``rows``) is the
+board's premium layout the finder may use (as a board file's ``premiums`` layer). ``rows`` say what each square holds: ``.`` empty, a
 letter, ``?`` a blank. A tile whose letter is not in the language's alphabet (a Polish Ł on a
 Polish board read as English) counts for empty/tile but not per tile: the reader cannot name it.
 Photos without an answer file are listed and skipped.
@@ -38,17 +42,21 @@ class AnswerError(ValueError):
 
 
 def load_answer(path: Path) -> dict[str, Any]:
-    """The answer file ``path`` checked: four corners, rows of one length, a language."""
+    """The answer file ``path`` checked: four corners (or none), rows of one length, a language."""
     try:
         answer = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise AnswerError(f"{path.name}: not readable JSON ({error})") from None
     corners, rows = answer.get("corners"), answer.get("rows")
-    if not (isinstance(corners, list) and len(corners) == 4 and all(isinstance(p, list) and len(p) == 2 for p in corners)):
+    if corners is not None and not (isinstance(corners, list) and len(corners) == 4 and all(isinstance(p, list) and len(p) == 2 for p in corners)):
         raise AnswerError(f"{path.name}: 'corners' must be four [x, y] points, top-left first, clockwise")
     if not (isinstance(rows, list) and rows and all(isinstance(r, str) for r in rows) and len({len(r) for r in rows}) == 1):
         raise AnswerError(f"{path.name}: 'rows' must be strings of one length, one a row of the grid")
-    return {"corners": corners, "rows": rows, "language": str(answer.get("language", "en"))}
+    premiums = answer.get("premiums")
+    if premiums is not None and not (isinstance(premiums, list) and len(premiums) == len(rows) and
+                                     all(isinstance(r, str) and len(r) == len(rows[0]) for r in premiums)):
+        raise AnswerError(f"{path.name}: 'premiums' must be strings like 'rows', one a row of the board's layout")
+    return {"corners": corners, "rows": rows, "language": str(answer.get("language", "en")), "premiums": premiums}
 
 
 def measure_photos(folder: Path) -> dict[str, Any]:
@@ -67,6 +75,7 @@ def measure_photos(folder: Path) -> dict[str, Any]:
     unanswered: list[str] = []
     per_photo: list[dict[str, Any]] = []
     ms: list[float] = []
+    grids: list[float] = []
     for photo in photos:
         answer_path = photo.with_suffix(".json")
         if not answer_path.exists():
@@ -74,10 +83,15 @@ def measure_photos(folder: Path) -> dict[str, Any]:
             continue
         answer = load_answer(answer_path)
         rows = answer["rows"]
-        board = parse_board(f"rows = {len(rows)}\ncols = {len(rows[0])}\n[layers]\n", photo.name, required=())
+        layout = "" if answer["premiums"] is None else "premiums = [" + ", ".join(f'"{r}"' for r in answer["premiums"]) + "]\n"
+        board = parse_board(f"rows = {len(rows)}\ncols = {len(rows[0])}\n[layers]\n{layout}", photo.name, required=())
         frame = cv2.imread(str(photo))
         count["photos"] += 1
-        reader = TileReader(board, answer["language"], corners=np.array(answer["corners"], np.float64))
+        given = None if answer["corners"] is None else np.array(answer["corners"], np.float64)
+        reader = TileReader(board, answer["language"], corners=given)
+        grid = _grid_check(frame, given, board) if given is not None and frame is not None else None
+        if grid is not None:
+            grids.append(grid)
         start = time.perf_counter()
         try:
             if frame is None:
@@ -85,11 +99,11 @@ def measure_photos(folder: Path) -> dict[str, Any]:
             read = reader.read(frame)
         except VisionError:
             count["not_read"] += 1
-            per_photo.append({"photo": photo.name, "read": False})
+            per_photo.append({"photo": photo.name, "read": False, "grid": grid})
             continue
         finally:
             ms.append(ms_since(start))
-        mine: dict[str, Any] = {"photo": photo.name, "read": True, "tiles": 0, "tiles_right": 0, "false_tiles": 0, "missed_tiles": 0}
+        mine: dict[str, Any] = {"photo": photo.name, "read": True, "grid": grid, "tiles": 0, "tiles_right": 0, "false_tiles": 0, "missed_tiles": 0}
         for want_row, got_row in zip(rows, read.rows):
             for want, got in zip(want_row, got_row):
                 count["squares"] += 1
@@ -113,7 +127,21 @@ def measure_photos(folder: Path) -> dict[str, Any]:
             "per_tile": count["tiles_right"] / max(1, count["tiles"]),
             "empty_or_tile": count["presence_right"] / max(1, count["squares"]),
             "ms_per_read": statistics.median(ms) if ms else None,
-            "confusions": dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:10]), "per_photo": per_photo}
+            "confusions": dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:10]), "per_photo": per_photo,
+            "grid_checked": len(grids), "grid_found": sum(1 for g in grids if g != -1.0 and g <= 0.25),
+            "grid_refused": sum(1 for g in grids if g == -1.0),
+            "grid_wrong": sum(1 for g in grids if g > 0.25)}
+
+
+def _grid_check(frame: Any, corners: Any, board: Any) -> float:
+    """How far (squares) the grid found without ``corners`` is from them; -1.0 when refused."""
+    from vision.gridfind import GridNotFound, corner_error, find_grid
+
+    try:
+        found = find_grid(frame, board.rows, board.cols, board.layers.get("premiums"))
+    except GridNotFound:
+        return -1.0
+    return corner_error(found.corners, corners, board.rows, board.cols)
 
 
 def print_photo_lines(m: dict[str, Any], targets: dict[str, float]) -> None:
@@ -128,7 +156,14 @@ def print_photo_lines(m: dict[str, Any], targets: dict[str, float]) -> None:
           f"{m['empty_or_tile']:>10.4f}   target >= {targets['empty_or_tile']}")
     print(f"    ms per read (median)                       {m['ms_per_read']:>6.1f}   target <= {targets['ms_per_read']:.0f}"
           f"   (not read: {m['not_read']})")
+    if m["grid_checked"]:
+        print(f"    grid found without corners within 1/4 square {m['grid_found']} of {m['grid_checked']}   "
+              f"(refused {m['grid_refused']}, wrong {m['grid_wrong']}; target >= 95% found, ~0 wrong)")
     for p in m["per_photo"]:
+        if p.get("grid") is not None:
+            g = p["grid"]
+            print(f"    {p['photo']:<44} grid found without corners: "
+                  f"{'refused' if g == -1.0 else f'{g:.2f} squares off'}")
         if p["read"]:
             print(f"    {p['photo']:<44} {p['tiles_right']}/{p['tiles']} tiles right, "
                   f"{p['false_tiles']} empty squares read as tiles, {p['missed_tiles']} tiles missed")

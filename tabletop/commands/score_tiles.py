@@ -1,8 +1,10 @@
 """``tabletop score PHOTO --pieces tiles``: the letter tiles on a board, read from one photo.
 
 The board is the game's printed one (found by its markers) or any board given as a TOML file
-with ``--board``; a boxed board without markers needs ``--corners``, the grid's four outer
-corners in the photo from its top-left clockwise. The output is DESIGN.md's grid (``.`` empty,
+with ``--board``; a boxed board without markers is found by its grid (its lines, and the colours
+of its ``premiums`` layer where the file has one: :mod:`vision.gridfind`), and the corners used
+are printed; ``--corners``, the grid's four outer corners in the photo from its top-left
+clockwise, override that (a photo where no grid is found is refused, never read at a guess). The output is DESIGN.md's grid (``.`` empty,
 a capital letter, ``?`` a blank tile), the words the tiles make, and as ``score`` the number of
 star squares covered (a board without stars scores 0).
 """
@@ -42,6 +44,15 @@ def parse_corners(values: list[str] | None) -> np.ndarray | None:
     return corners
 
 
+def corners_text(corners: Any) -> str:
+    """Four corners as ``--corners`` takes them.
+
+    >>> corners_text(np.array([[102.4, 80], [1180, 95.2], [1210, 900], [70, 880]]))
+    '102,80 1180,95 1210,900 70,880'
+    """
+    return " ".join(f"{x:.0f},{y:.0f}" for x, y in np.asarray(corners, float).reshape(4, 2))
+
+
 def score_tiles(args: Any, board_name: str | None) -> int:
     """Read the tiles of ``args.photo`` and print the grid and words (``--json``: one object)."""
     from rules.questique_tiles import TILES, alphabet
@@ -64,17 +75,21 @@ def score_tiles(args: Any, board_name: str | None) -> int:
     try:
         read = TileReader(board, args.language, corners=corners, index=index).read(image)
     except VisionError as error:
-        hint = "" if corners is not None else " (a board without markers needs --corners)"
-        raise UserError(f"{error}{hint}", exit_code=3) from None
+        raise UserError(str(error), exit_code=3) from None
+    used = corners_text(read.located.corners)
     marks = board.layers.get("marks")
     stars = [[r, c] for r in range(board.rows) for c in range(board.cols)
              if marks and marks[r][c] == "*" and read.rows[r][c] != "."]
     if args.json:
         print(json.dumps({"grid": list(read.rows), "words": [w.to_json() for w in read.words], "score": len(stars),
                           "stars": stars, "unsure": [[s.row, s.col] for s in read.unsure],
-                          "confirm": bool(read.unsure)}, ensure_ascii=False))
+                          "confirm": bool(read.unsure), "found_by": read.located.method,
+                          "corners": np.round(np.asarray(read.located.corners, float), 1).tolist()},
+                         ensure_ascii=False))
         return 0
     print(f"{board.name}: read by {read.located.method}")
+    if read.located.method == "grid":
+        print(f"grid found at --corners {used} (give --corners to use others)")
     for r, row in enumerate(read.rows):
         print(f"{r + 1:>3} {' '.join(row)}")
     for word in read.words:

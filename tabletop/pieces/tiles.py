@@ -1,6 +1,7 @@
 """Letter tiles (Questique, any boxed board): tiles put down in one line are read by
 :class:`vision.tiles.TileReader` and followed by :class:`vision.tilewatch.TileWatcher`; a board
-without markers is read through ``score --corners``.
+without markers is found by its grid (:mod:`vision.gridfind`) or read through ``score --corners``;
+the scan button reads a phone's photo (:mod:`tabletop.session.devices.tile_scan`).
 """
 
 from __future__ import annotations
@@ -46,6 +47,12 @@ def _camera_input(session: Session, camera: Any) -> Any:
     return TileCameraInput(session, camera)
 
 
+def _scanner(session: Session) -> Any:
+    from tabletop.session.devices.tile_scan import TileScanner
+
+    return TileScanner(session)
+
+
 def _read_photo(args: Any, game: Any) -> int:
     from tabletop.commands.score_tiles import score_tiles
 
@@ -57,4 +64,4 @@ TILES = register(PieceKind(
     camera_input=_camera_input, demo_camera=TilesDemo, read_photo=_read_photo, benchmark="tiles",
     counted="moves read by the camera",
     without_camera="no camera found: players type their words on their pages (or the host does)",
-    takes_corners=True))
+    takes_corners=True, scanner=_scanner))

@@ -261,7 +261,7 @@ def make_app(session: Session) -> Starlette:
             return _refuse(request, str(bad), bad.status)
         if kind is None or kind.scanner is None or not scannable:
             return _refuse(request, f"{session.setup.game} is not read from a phone's photo yet: only the handwritten "
-                           "boards are.", 422)
+                           "boards and the letter tiles are.", 422)
         scanner = scanner or kind.scanner(session)
         try:
             return _answer(request, await run_in_threadpool(scanner.scan, data, "scan:host" if is_host(request)

@@ -30,8 +30,8 @@ def test_every_game_names_a_registered_kind():
     assert pieces.of_game("sequence-letters") is pieces.kind("chips")
 
 
-def test_only_the_letters_are_read_from_a_phones_photo_and_only_tiles_take_corners():
-    assert [k.name for k in pieces.kinds() if k.scanner is not None] == ["letters"]
+def test_letters_and_tiles_are_read_from_a_phones_photo_and_only_tiles_take_corners():
+    assert [k.name for k in pieces.kinds() if k.scanner is not None] == ["letters", "tiles"]
     assert [k.name for k in pieces.kinds() if k.takes_corners] == ["tiles"]
 
 

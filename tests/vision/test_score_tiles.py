@@ -65,7 +65,6 @@ def test_the_printed_questique_board_and_its_stars(tmp_path, capsys):
 @pytest.mark.parametrize("extra, message", [
     (["--corners", "1,2", "3,4", "oops", "5,6"], "--corners takes four X,Y pixel pairs"),
     (["--corners", "0,0", "0,900", "1200,900", "1200,0"], "from the top-left, clockwise"),
-    ([], "board not found: no markers and no grid outline visible (a board without markers needs --corners)"),
     (["--language", "fr"], "letter tiles come in en, uk, not 'fr'"),
 ])
 def test_readable_refusals(boxed, capsys, extra, message):
@@ -74,6 +73,42 @@ def test_readable_refusals(boxed, capsys, extra, message):
                  *extra])
     err = capsys.readouterr().err
     assert code in (2, 3) and message in err and "Traceback" not in err
+
+
+def test_a_boxed_board_read_without_corners_prints_the_corners_it_found(boxed, capsys):
+    tmp_path, shot, _corners = boxed
+    args = ["score", str(tmp_path / "boxed.jpg"), "--board", str(tmp_path / "boxed.toml"), "--pieces", "tiles"]
+    assert main([*args, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["grid"] == list(shot.rows) and out["found_by"] == "grid"
+    cell = np.linalg.norm(shot.corners[1] - shot.corners[0]) / 15
+    assert np.abs(np.array(out["corners"]) - shot.corners).max() < 0.25 * cell
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "grid found at --corners " in text and "HOUSE at" in text
+
+
+def test_corners_given_override_the_grid_found(boxed, capsys):
+    tmp_path, shot, _corners = boxed
+    cell = np.linalg.norm(shot.corners[1] - shot.corners[0]) / 15
+    moved = shot.corners + [cell, 0]                      # a square to the right: the reading moves too
+    code = main(["score", str(tmp_path / "boxed.jpg"), "--board", str(tmp_path / "boxed.toml"), "--pieces", "tiles",
+                 "--corners", *[f"{x:.1f},{y:.1f}" for x, y in moved], "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["found_by"] == "corners"
+    assert np.abs(np.array(out["corners"]) - moved).max() < 0.1
+    assert out["grid"] != list(shot.rows)
+
+
+def test_a_photo_without_a_board_is_refused(tmp_path, capsys):
+    (tmp_path / "boxed.toml").write_text(BOXED_TOML)
+    rng = np.random.default_rng(3)
+    photo = cv2.GaussianBlur(rng.integers(0, 255, (900, 1200, 3)).astype(np.uint8), (0, 0), 6)
+    cv2.rectangle(photo, (300, 200), (700, 500), (40, 90, 160), -1)          # a book on the table
+    cv2.imwrite(str(tmp_path / "table.jpg"), photo)
+    code = main(["score", str(tmp_path / "table.jpg"), "--board", str(tmp_path / "boxed.toml"), "--pieces", "tiles"])
+    err = capsys.readouterr().err
+    assert code == 3 and "no grid of 15x15 squares was found in the photo" in err and "--corners" in err
 
 
 def test_tiles_without_a_board_ask_for_one(tmp_path, capsys):

@@ -85,8 +85,14 @@ def test_tall_tiles_seen_from_low_down_are_found_off_their_squares():
     assert read.rows == shot.rows
 
 
-def test_a_boxed_board_without_corners_is_not_found():
+def test_a_boxed_board_without_corners_is_found_by_its_grid():
     shot = tile_scene(BOXED, word("CAT", 7, 6), seed=7, style="commercial")
+    read = TileReader(BOXED, "en").read(shot.frame)
+    assert read.located.method == "grid" and read.rows == shot.rows
+
+
+def test_a_photo_without_a_board_or_its_corners_is_refused():
+    shot = tile_scene(BOXED, word("CAT", 7, 6), seed=7, style="commercial", offset=(5.0, 5.0))   # the table only
     with pytest.raises(BoardNotFound):
         TileReader(BOXED, "en").read(shot.frame)
 

@@ -155,14 +155,15 @@ def draw_face(letter: str, px: int, look: TileLook, rng: np.random.Generator) ->
     return face * (1 - mask) + np.array(look.ink, np.float32) * mask
 
 
-def _commercial_board(rows: int, cols: int, cell: int, pad: float, rng: np.random.Generator) -> np.ndarray:
+def _commercial_board(rows: int, cols: int, cell: int, pad: float, rng: np.random.Generator,
+                      colour: tuple[int, int, int] | None = None) -> np.ndarray:
     """A boxed board's face: its colour, bonus squares (the classic layout on 15x15, scattered on
     other sizes) with small labels in light or dark ink, sometimes a raised edge and points into
     the squares beside them, lines between the squares (the board's colour, gold or a plastic
     grid's light ridges) and a star in the middle."""
     h, w = int((rows + 2 * pad) * cell), int((cols + 2 * pad) * cell)
     pick = int(rng.integers(len(BOARD_COLOURS)))
-    base = np.array(BOARD_COLOURS[pick], np.float32) + rng.normal(0, 8, 3)
+    base = np.array(BOARD_COLOURS[pick] if colour is None else colour, np.float32) + rng.normal(0, 8, 3)
     page = np.empty((h, w, 3), np.float32)
     page[:] = base * 0.8
     style = {"pale": rng.random() < 0.5, "points": rng.random() < 0.5, "edge": rng.random() < 0.5,
@@ -289,13 +290,19 @@ class _Camera:
 def tile_scene(board: Board, tiles: dict[Square, str], *, seed: int = 0, style: str = "printed",
                language: str = "en", faces: tuple[str, ...] = tilefonts.TRAINING, tilt_deg: float | None = None,
                size: tuple[int, int] = (1280, 960), glare: bool = True, dark_side: bool | None = None,
-               look: TileLook | None = None, hand: bool = False) -> TileScene:
+               look: TileLook | None = None, hand: bool = False, fill: float | None = None,
+               board_colour: tuple[int, int, int] | None = None, clutter: int = 0,
+               offset: tuple[float, float] = (0.0, 0.0)) -> TileScene:
     """A photo of ``board`` with ``tiles`` (square -> capital letter, or ``?`` for a blank).
 
     ``style`` is ``"printed"`` (the project's printed board and tiles) or ``"commercial"`` (a
     boxed board without markers, tiles in one of ``faces``); ``tilt_deg`` defaults to a random
     tilt up to 35°; ``dark_side`` darkens one side of the board by up to 60%; ``hand`` puts a
-    hand and arm over part of the board (the camera's view while a tile goes down).
+    hand and arm over part of the board (the camera's view while a tile goes down). For the
+    grid finder's benchmark: ``fill`` is how much of the photo's shorter side the board spans
+    (default 0.8-0.95), ``board_colour`` a boxed board's colour (BGR), ``clutter`` how many
+    things lie on the table round the board, ``offset`` moves the board by that share of the
+    photo (a board cut by the photo's edge).
     """
     if style not in ("printed", "commercial"):
         raise ValueError(f"style is printed or commercial, not {style!r}")
@@ -306,11 +313,15 @@ def tile_scene(board: Board, tiles: dict[Square, str], *, seed: int = 0, style: 
         look = look or printed_look()
     else:
         pad = float(rng.uniform(0.4, 1.2))
-        page = _commercial_board(board.rows, board.cols, cell, pad, rng)
+        page = _commercial_board(board.rows, board.cols, cell, pad, rng, board_colour)
         look = look or commercial_look(rng, language, faces)
     tilt = float(rng.uniform(0, 35) if tilt_deg is None else tilt_deg)
-    camera = _Camera(board.rows, board.cols, (pad, pad), size, tilt, rng, float(rng.uniform(0.8, 0.95)))
+    spans = float(rng.uniform(0.8, 0.95))
+    camera = _Camera(board.rows, board.cols, (pad, pad), size, tilt, rng, spans if fill is None else fill)
+    camera.shift = camera.shift + np.array(offset) * size
     photo = _table(size, rng)
+    if clutter:
+        _clutter(photo, clutter, np.random.default_rng([seed, 16]))
     board_h = camera.plane(cell, pad, page.shape, 0.0)
     _shadows(page, tiles, cell, pad, look, np.random.default_rng([seed, 15]))
     _paste(photo, page, np.ones(page.shape[:2], np.float32), board_h)
@@ -424,6 +435,28 @@ def _hand(photo: np.ndarray, middle: np.ndarray, rng: np.random.Generator) -> No
     cover = np.asarray(cv2.GaussianBlur(blob, (0, 0), 5), np.float32)[..., None]
     skin = np.array([(120, 150, 200), (90, 120, 170), (60, 85, 120)][int(rng.integers(3))], np.float32)
     photo[:] = photo * (1 - cover) + skin * cover
+
+
+def _clutter(photo: np.ndarray, things: int, rng: np.random.Generator) -> None:
+    """``things`` on the table: books, papers, a box lid, cups and a striped cloth, in place."""
+    h, w = photo.shape[:2]
+    for _ in range(things):
+        colour = rng.uniform(20, 240, 3).tolist()
+        centre = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
+        side = (float(rng.uniform(0.05, 0.4) * w), float(rng.uniform(0.05, 0.4) * h))
+        kind = rng.integers(3)
+        if kind == 0:
+            box = cv2.boxPoints((centre, side, float(rng.uniform(0, 90))))
+            cv2.fillConvexPoly(photo, box.astype(np.int32), colour, cv2.LINE_AA)
+            cv2.polylines(photo, [box.astype(np.int32)], True, (np.array(colour) * 0.5).tolist(), 3, cv2.LINE_AA)
+        elif kind == 1:
+            cv2.ellipse(photo, (int(centre[0]), int(centre[1])), (int(side[0] / 4), int(side[0] / 4)), 0, 0, 360,
+                        colour, -1, cv2.LINE_AA)
+        else:
+            step = int(rng.uniform(0.01, 0.04) * w)
+            x0, y0 = int(centre[0]), int(centre[1])
+            for k in range(0, int(side[0]), 2 * step):
+                cv2.rectangle(photo, (x0 + k, y0), (x0 + k + step, y0 + int(side[1])), colour, -1)
 
 
 def _table(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:

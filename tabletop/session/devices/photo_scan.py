@@ -39,6 +39,34 @@ class ScanRefused(EntryRefused):
     """The photo cannot be used (not an image, too large, no board, nothing new); nothing changed."""
 
 
+def photo_image(session: Session, data: bytes) -> Any:
+    """The uploaded photo ``data`` as a BGR image at most :data:`READ_SIDE` pixels on its longer
+    side; :class:`ScanRefused` saying why when it cannot be (too large, not an image, a game not
+    read from photos)."""
+    import cv2
+
+    from vision import imagegate
+
+    if len(data) > MAX_PHOTO_BYTES:
+        raise ScanRefused(f"The photo is too large ({len(data) // (1024 * 1024)} MB): at most "
+                          f"{MAX_PHOTO_BYTES // (1024 * 1024)} MB.")
+    if not reads_photos(session):
+        raise ScanRefused(f"{session.setup.game} is not read from a phone's photo yet: only the "
+                          "handwritten boards and the letter tiles are.")
+    try:                          # the one image gate: pixels from the header first, decodes bounded
+        image = imagegate.decode(data, "photo", max_side=READ_SIDE, max_bytes=MAX_PHOTO_BYTES)
+    except imagegate.NotAnImage:
+        raise ScanRefused("That file is not a photo the table can read (send a JPEG or PNG of the board).") from None
+    except imagegate.ImageRefused as refused:            # too many pixels, or every decoder busy
+        raise ScanRefused(str(refused)) from None
+    if min(image.shape[:2]) < 32:
+        raise ScanRefused("That file is not a photo the table can read (send a JPEG or PNG of the board).")
+    side = max(image.shape[:2])
+    if side > READ_SIDE:
+        image = cv2.resize(image, None, fx=READ_SIDE / side, fy=READ_SIDE / side, interpolation=cv2.INTER_AREA)
+    return image
+
+
 class PhotoScanner:
     """Reads uploaded photos of ``session``'s board (one reader, built on the first photo)."""
 
@@ -62,27 +90,7 @@ class PhotoScanner:
     def scan(self, data: bytes, source: str = "scan") -> dict[str, Any]:
         """Read the photo in ``data`` (JPEG, PNG, ...) and offer its new words to the host.
         Returns ``{"status": "offered", "message": ..., "words": [...]}``; raises :class:`ScanRefused`."""
-        import cv2
-
-        from vision import imagegate
-
-        if len(data) > MAX_PHOTO_BYTES:
-            raise ScanRefused(f"The photo is too large ({len(data) // (1024 * 1024)} MB): at most "
-                              f"{MAX_PHOTO_BYTES // (1024 * 1024)} MB.")
-        if not reads_photos(self.session):
-            raise ScanRefused(f"{self.session.setup.game} is not read from a phone's photo yet: only the "
-                              "handwritten boards are.")
-        try:                          # the one image gate: pixels from the header first, decodes bounded
-            image = imagegate.decode(data, "photo", max_side=READ_SIDE, max_bytes=MAX_PHOTO_BYTES)
-        except imagegate.NotAnImage:
-            raise ScanRefused("That file is not a photo the table can read (send a JPEG or PNG of the board).") from None
-        except imagegate.ImageRefused as refused:            # too many pixels, or every decoder busy
-            raise ScanRefused(str(refused)) from None
-        if min(image.shape[:2]) < 32:
-            raise ScanRefused("That file is not a photo the table can read (send a JPEG or PNG of the board).")
-        side = max(image.shape[:2])
-        if side > READ_SIDE:
-            image = cv2.resize(image, None, fx=READ_SIDE / side, fy=READ_SIDE / side, interpolation=cv2.INTER_AREA)
+        image = photo_image(self.session, data)
         from vision.errors import VisionError
         from vision.tracker import Tracker
 

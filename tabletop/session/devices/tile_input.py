@@ -35,6 +35,44 @@ def camera_view(game: Any) -> list[str]:
     return ["".join(row) for row in rows]
 
 
+def event_for(session: Session, move: Any) -> tuple[dict[str, Any] | None, bool]:
+    """The event a :class:`vision.tilewatch.TileMove` stands for in ``session``'s game, and
+    whether the host must confirm it (None: no event)."""
+    grid = session.game.state()["grid"]
+    if not move.squares:                                # tiles only gone: no move of the rules
+        return None, False
+    doubtful = move.unsure or bool(move.taken)         # a tile seen gone as well: misread, or bumped
+    if len(move.squares) == 1:
+        sq = move.squares[0]
+        if grid[sq.row][sq.col].islower():               # the letter a blank stood for, put on it
+            return {"type": "take_blank", "row": sq.row, "col": sq.col}, doubtful
+    try:
+        write = infer_write(grid, dict(zip(move.squares, move.letters)))
+    except NotInOneLine:                                # tiles put down apart: no one word
+        return None, False
+    return {**write.event(), "text": fill_blanks(session, write.text)}, doubtful or BLANK in write.text
+
+
+def fill_blanks(session: Session, text: str) -> str:
+    """``text`` with each ``?`` (a new blank tile) as the lowercase letter that makes it a
+    dictionary word (the first such, in the set's alphabet order); left ``?`` when none does."""
+    if BLANK not in text:
+        return text
+    from rules.questique_tiles import alphabet
+
+    letters = alphabet(session.setup.language)
+    lexicon = session.lexicon
+    options = [""]
+    for ch in text:
+        options = [o + (c.lower() if ch == BLANK else ch) for o in options for c in (letters if ch == BLANK else ch)]
+        if len(options) > 5000:
+            return text
+    for option in options:
+        if option.upper() in lexicon:
+            return option
+    return text
+
+
 class TileCameraInput(CameraFeed):
     """Frames -> :class:`vision.tilewatch.TileWatcher` -> ``write`` events for the player whose turn it is."""
 
@@ -51,38 +89,7 @@ class TileCameraInput(CameraFeed):
 
     def event_for(self, move: Any) -> tuple[dict[str, Any] | None, bool]:
         """The event a move stands for, and whether the host must confirm it (None: no event)."""
-        grid = self.session.game.state()["grid"]
-        if not move.squares:                                # tiles only gone: no move of the rules
-            return None, False
-        doubtful = move.unsure or bool(move.taken)         # a tile seen gone as well: misread, or bumped
-        if len(move.squares) == 1:
-            sq = move.squares[0]
-            if grid[sq.row][sq.col].islower():               # the letter a blank stood for, put on it
-                return {"type": "take_blank", "row": sq.row, "col": sq.col}, doubtful
-        try:
-            write = infer_write(grid, dict(zip(move.squares, move.letters)))
-        except NotInOneLine:                                # tiles put down apart: no one word
-            return None, False
-        return {**write.event(), "text": self._fill_blanks(write.text)}, doubtful or BLANK in write.text
-
-    def _fill_blanks(self, text: str) -> str:
-        """``text`` with each ``?`` (a new blank tile) as the lowercase letter that makes it a
-        dictionary word (the first such, in the set's alphabet order); left ``?`` when none does."""
-        if BLANK not in text:
-            return text
-        from rules.questique_tiles import alphabet
-
-        letters = alphabet(self.session.setup.language)
-        lexicon = self.session.lexicon
-        options = [""]
-        for ch in text:
-            options = [o + (c.lower() if ch == BLANK else ch) for o in options for c in (letters if ch == BLANK else ch)]
-            if len(options) > 5000:
-                return text
-        for option in options:
-            if option.upper() in lexicon:
-                return option
-        return text
+        return event_for(self.session, move)
 
     def feed(self, frame: Any, t: float) -> list:
         """One frame at table time ``t``; returns the session's results of the moves it saw."""

@@ -1,0 +1,64 @@
+"""Finding a boxed board's grid without corners (vision.gridfind): found within a quarter of a
+square on varied boards, refused where there is no whole board, never guessed."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.board import parse_board
+from rules.squares import Square
+from tabletop.resources import load_board
+from vision.gridfind import GridNotFound, corner_error, find_grid
+from vision.synth.tilescene import tile_scene
+
+pytestmark = pytest.mark.vision
+
+BOXED = load_board("examples/boards/boxed-15x15.toml", required=())
+PREMIUMS = BOXED.layers["premiums"]
+WORDS = {**{Square(7, 4 + k): ch for k, ch in enumerate("HOUSE")}, **{Square(2 + k, 9): ch for k, ch in enumerate("TREES")}}
+
+
+@pytest.mark.parametrize("seed, options", [
+    (101, {"tilt_deg": 40.0}),                                        # an oblique phone photo
+    (102, {"fill": 0.5, "clutter": 5}),                                # a small board among things on the table
+    (103, {"board_colour": (50, 85, 130), "fill": 0.95}),             # a dark wooden board filling the photo
+    (104, {"board_colour": (235, 235, 235), "tilt_deg": 25.0}),       # a white board
+])
+def test_the_grid_is_found_within_a_quarter_square(seed, options):
+    shot = tile_scene(BOXED, WORDS, seed=seed, style="commercial", **options)
+    found = find_grid(shot.frame, 15, 15, PREMIUMS)
+    assert corner_error(found.corners, shot.corners) <= 0.25
+    assert found.corners[0].sum() == found.corners.sum(1).min()          # from the corner nearest the top-left
+
+
+def test_without_the_premium_layout_the_lines_suffice():
+    shot = tile_scene(BOXED, WORDS, seed=105, style="commercial", tilt_deg=15.0)
+    found = find_grid(shot.frame, 15, 15)
+    assert found.pattern is None and corner_error(found.corners, shot.corners) <= 0.25
+
+
+@pytest.mark.parametrize("what, options", [
+    ("no board", {"offset": (5.0, 5.0), "clutter": 6}),
+    ("board cut by the photo's edge", {"offset": (0.4, 0.0)}),
+])
+def test_a_photo_without_a_whole_board_is_refused(what, options):
+    shot = tile_scene(BOXED, WORDS, seed=106, style="commercial", **options)
+    with pytest.raises(GridNotFound):
+        find_grid(shot.frame, 15, 15, PREMIUMS)
+
+
+def test_a_board_of_another_size_is_refused():
+    nineteen = parse_board("rows = 19\ncols = 19\n[layers]\n", required=())
+    shot = tile_scene(nineteen, {}, seed=107, style="commercial", tilt_deg=10.0)
+    with pytest.raises(GridNotFound):
+        find_grid(shot.frame, 15, 15)
+
+
+def test_the_benchmark_counts_finds_refusals_and_negatives():
+    from tabletop.benchmarks.grid import measure
+
+    result = measure(1, 1, log=lambda *args, **kwargs: None)
+    assert result["boards"] == 1 and result["negatives"] == 3
+    assert result["found"] + result["refused"] + result["wrong"] == 1.0
+    assert result["wrong"] == 0.0 and result["negatives_refused"] == 1.0
+    assert result["cpu_ms_median"] > 0

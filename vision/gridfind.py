@@ -1,0 +1,648 @@
+"""Finding a boxed board's grid in a photo without markers and without corners typed by hand.
+
+A boxed crossword board has no markers, but its grid is plain to see: two families of evenly
+spaced lines (``rows + 1`` and ``cols + 1`` of them) and, on most boards, a pattern of coloured
+premium squares. :func:`find_grid` looks for it in four steps, on the photo shrunk to
+:data:`WORK_SIDE` pixels:
+
+1. **Candidate planes.** The photo's line segments (OpenCV's LSD, on a contrast-evened copy)
+   are grouped by their strongest vanishing points (RANSAC over pairs of segments); two points
+   give a homography under which both families of lines are parallel and axis-aligned (the
+   board's plane seen from straight above, up to a stretch). The two strongest families come
+   first, then the board's outline where it stands out from the table as a four-sided shape,
+   then a third family with either of the first two (stripes on the table can outshine a grid).
+2. **The lattice.** Each candidate plane is warped top-down; the columns' and rows' edge
+   profiles (the median along each: a grid line runs the whole way, labels do not) are folded
+   over every spacing; at the best spacing, and two and three times it, the ``cols + 1``
+   (``rows + 1``) consecutive lines that stand out most from the middles between them, and
+   the runner-up windows, make candidate grids.
+3. **Refinement.** Each candidate grid is warped at :data:`CELL` pixels a square and checked
+   once; the likeliest few have each grid line found again side by side, fitted straight, and
+   the lines' crossings fit a homography that takes out the first guess's small errors.
+4. **Verification.** A grid is taken (:attr:`GridFound.convincing`) when it stops at its outer
+   lines and its lines stand out from the squares' middles beside them along their length,
+   and, where the board file has a premium layout, the squares' colours are grouped the way the
+   layout groups them (any palette, best of four turns, tiles on some squares tolerated). With
+   none convincing, the likeliest grids are moved by up to :data:`SHIFT` squares each way and
+   checked again. The best is kept; a photo where no candidate is convincing, or where the
+   grid's corners leave the photo, is refused (:class:`GridNotFound`), never guessed.
+
+>>> import numpy as np
+>>> try:
+...     find_grid(np.full((480, 640, 3), 200, np.uint8), 15, 15)
+... except GridNotFound as e:
+...     print(e)
+board not found: no grid of 15x15 squares was found in the photo (give its corners with --corners)
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.errors import BoardNotFound
+
+WORK_SIDE = 960  #: the photo is searched shrunk to this many pixels on its longer side
+SEGMENT_SIDE = 720  #: line segments are looked for at this size
+PLANE_SIDE = 640  #: the candidate plane is warped to at most this many pixels
+CELL = 16  #: pixels a square when a candidate grid is refined and checked
+PAD = 3  #: squares round the grid in the image it is refined and checked in
+#: a grid line stands out along a square's side when its edge strength is this much above the
+#: squares' middles beside it (times, plus grey levels)
+STANDS_OUT, STANDS_OUT_ABS = 1.25, 12.0
+#: a grid is taken on its lines when this share of the lines' sides stand out, and every line
+#: stands out along at least WEAKEST_LINE of its length
+ACCEPT, WEAKEST_LINE = 0.55, 0.1
+#: premium squares that follow the layout this closely also say where the grid ends
+PATTERN_SURE = 0.75
+#: a grid whose premium squares follow the layout this clearly needs only this share of its lines
+PATTERN_CLEAR, ACCEPT_WITH_PATTERN = 0.65, 0.45
+#: with a premium layout, at least this share of the premium squares must have their class's colour
+PATTERN = 0.5
+#: the candidates of a plane refined (the best by their first check)
+REFINED = 3
+#: how many squares a likely grid is moved each way when none is convincing, if its lines'
+#: share is this much at least (else nothing there looks like a grid)
+SHIFT, GRID_LIKE = 2, 0.35
+#: a candidate this sure ends the search (lines, pattern)
+SURE, SURE_PATTERN = 0.8, 0.6
+#: of the lines one and two squares beyond an outer line, one stands out along less than this
+#: share of its length (a board's edge may be the other)
+BEYOND = 0.5
+#: the grid's corners may lie at most this share of the photo's side outside it
+OUTSIDE = 0.01
+
+
+class GridNotFound(BoardNotFound):
+    """No grid was found convincingly: the photo is refused rather than read at a guess."""
+
+
+@dataclass(frozen=True)
+class GridFound:
+    """A grid found in a photo: its four outer ``corners`` (TL, TR, BR, BL as seen, pixels),
+    the share of its lines' sides that stand out (``lines``), how well the squares' colours
+    follow the premium layout (``pattern``, None without one) and how it was first seen."""
+
+    corners: np.ndarray
+    lines: float
+    weakest: float
+    pattern: float | None
+    method: str
+    ends: bool = True  #: the grid ends at its outer lines (no line goes on beyond them)
+
+    @property
+    def score(self) -> float:
+        """Candidates are ranked by this: the lines' share plus the pattern's."""
+        return self.lines + (0.0 if self.pattern is None else self.pattern)
+
+    @property
+    def bounded(self) -> bool:
+        """Whether the grid is known to stop at its outer lines: no line goes on beyond them, or
+        the premium squares follow the layout so closely that no other window of lines could."""
+        return self.ends or (self.pattern is not None and self.pattern >= PATTERN_SURE)
+
+    @property
+    def convincing(self) -> bool:
+        """Whether this grid is taken: it ends at its outer lines, and either the premium
+        squares' colours follow the layout clearly and most lines stand out, or the lines stand
+        out on their own (every one along part of its length at least)."""
+        if not self.bounded:
+            return False
+        if self.pattern is not None and self.pattern >= PATTERN_CLEAR and self.lines >= ACCEPT_WITH_PATTERN:
+            return True
+        return self.lines >= ACCEPT and self.weakest >= WEAKEST_LINE and (self.pattern is None or self.pattern >= PATTERN)
+
+
+def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...] | None = None) -> GridFound:
+    """The grid of ``rows`` x ``cols`` squares in ``frame`` (BGR), or :class:`GridNotFound`.
+
+    ``premiums`` is the board's premium layout (one string a row, ``.`` a plain square, any
+    other character a class of premium square), used to tell candidate grids apart.
+
+    >>> from tabletop.resources import load_board
+    >>> from vision.synth.tilescene import tile_scene
+    >>> shot = tile_scene(load_board("examples/boards/boxed-15x15.toml", required=()), {}, seed=3,
+    ...                   style="commercial")
+    >>> found = find_grid(shot.frame, 15, 15)
+    >>> bool(np.abs(found.corners - shot.corners).max() < 0.25 * 960 / 15)
+    True
+    """
+    h, w = frame.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    small = cv2.resize(frame, (int(round(w * scale)), int(round(h * scale))), interpolation=cv2.INTER_AREA) \
+        if scale < 1 else frame
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    layout = _layout_classes(premiums, rows, cols)
+    best: GridFound | None = None
+    seen: list[np.ndarray] = []
+    tried: list[GridFound] = []
+    for method, plane, size in _planes(gray):
+        quick = []
+        for guess in _lattice_guesses(small, plane, size, rows, cols):
+            if any(np.abs(guess - other).max() < 2.0 for other in seen):
+                continue
+            seen.append(guess)
+            first = _refine_and_check(small, guess, rows, cols, layout, method, refine=0)
+            if first is not None:
+                quick.append(first)
+        quick.sort(key=lambda f: -f.score)
+        tried.extend(quick[:1])
+        for first in quick[:REFINED]:                   # the likeliest few refined and checked again
+            found = _refine_and_check(small, first.corners, rows, cols, layout, method)
+            if found is not None and found.bounded and (best is None or found.score > best.score):
+                best = found
+        if best is not None and best.lines >= SURE and (best.pattern is None or best.pattern >= SURE_PATTERN):
+            break                                        # a clear grid: the other planes need not be looked at
+    if best is None or not best.convincing:
+        best = _shifts(small, tried, best, rows, cols, layout)
+    if best is None or not best.convincing:
+        raise GridNotFound(f"no grid of {rows}x{cols} squares was found in the photo (give its corners with --corners)")
+    corners = best.corners / scale
+    margin = OUTSIDE * max(h, w)
+    if (corners < -margin).any() or (corners[:, 0] > w + margin).any() or (corners[:, 1] > h + margin).any():
+        raise GridNotFound("the grid runs out of the photo: take it again with the whole board in view")
+    return GridFound(_clockwise(corners), best.lines, best.weakest, best.pattern, best.method)
+
+
+def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, rows: int, cols: int,
+            layout: np.ndarray | None) -> GridFound | None:
+    """With no convincing grid yet: each plane's likeliest grid moved by up to two squares each
+    way (the right spacing, the wrong first line: a board's edge or a row of tiles looked like
+    the grid's end), checked, and the likeliest refined."""
+    moved = []
+    for first in sorted((f for f in tried if f.lines >= GRID_LIKE), key=lambda f: -f.score)[:2]:
+        inv = np.linalg.inv(_canonical(first.corners, rows, cols))
+        for dy in range(-SHIFT, SHIFT + 1):
+            for dx in range(-SHIFT, SHIFT + 1):
+                if dx or dy:
+                    grid = _grid(rows, cols).astype(np.float64) + np.array([dx, dy]) * CELL
+                    corners = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), inv).reshape(4, 2)
+                    found = _refine_and_check(small, corners, rows, cols, layout, first.method, refine=0)
+                    if found is not None and found.bounded:
+                        moved.append(found)
+    for first in sorted(moved, key=lambda f: -f.score)[:REFINED]:
+        found = _refine_and_check(small, first.corners, rows, cols, layout, first.method)
+        if found is not None and found.bounded and (best is None or found.score > best.score):
+            best = found
+    return best
+
+
+def _clockwise(corners: np.ndarray) -> np.ndarray:
+    """Four corners clockwise as seen (y down), from the one nearest the photo's top-left."""
+    middle = corners.mean(0)
+    angle = np.arctan2(corners[:, 1] - middle[1], corners[:, 0] - middle[0])
+    ordered = corners[np.argsort(angle)]
+    start = int(np.argmin(ordered.sum(1)))
+    return np.roll(ordered, -start, axis=0)
+
+
+def corner_error(found: np.ndarray, truth: np.ndarray, rows: int = 15, cols: int = 15) -> float:
+    """The largest distance of a found corner from its true one, in squares (the square's size
+    measured along the grid's sides next to that corner), whichever corner the finder starts at.
+
+    >>> sq = np.array([[0, 0], [150, 0], [150, 150], [0, 150]], float)
+    >>> corner_error(np.roll(sq, 1, axis=0) + [2.5, 0], sq)
+    0.25
+    """
+    truth = np.asarray(truth, np.float64)
+    side = np.array([np.linalg.norm(truth[(k + 1) % 4] - truth[k]) / (cols if k % 2 == 0 else rows) for k in range(4)])
+    local = np.array([(side[k] + side[k - 1]) / 2 for k in range(4)])
+    best = np.inf
+    for order in (found, found[::-1]):
+        for shift in range(4):
+            d = np.linalg.norm(np.roll(order, shift, axis=0) - truth, axis=1) / local
+            best = min(best, float(d.max()))
+    return best
+
+
+# ---- 1. candidate planes -------------------------------------------------------------------
+
+def _planes(gray: np.ndarray):
+    """(method, homography from the shrunk photo to a plane, plane size) candidates."""
+    planes = _vanishing_planes(gray)
+    first = next(planes, None)
+    if first is not None:
+        yield "lines", *first
+    for quad in _outlines(gray):
+        side = PLANE_SIDE
+        target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32) * 0.9 + 0.05 * side
+        yield "outline", cv2.getPerspectiveTransform(quad.astype(np.float32), target), (side, side)
+    for plane in planes:                                # a third family of lines with either of the first two
+        yield "lines", *plane
+
+
+_LSD = None
+_CLAHE = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
+
+
+def _segments(gray: np.ndarray) -> np.ndarray:
+    """The photo's line segments (n, 4) longer than 1.2% of its side, longest first."""
+    global _LSD
+    if _LSD is None:
+        _LSD = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE)
+    shrink = SEGMENT_SIDE / max(gray.shape)
+    looked = cv2.resize(gray, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    found = _LSD.detect(_CLAHE.apply(looked))[0]     # faint lines (a dark board, dim light) evened up
+    if found is None:
+        return np.zeros((0, 4))
+    seg = found.reshape(-1, 4).astype(np.float64) / shrink
+    length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+    seg = seg[length > 0.012 * max(gray.shape)]
+    order = np.argsort(-np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1]))
+    return seg[order[:500]]
+
+
+def _vanishing_planes(gray: np.ndarray):
+    """Homographies that make two families of the photo's lines parallel to the axes, and the
+    planes' sizes: the two strongest families first, then each with a third (stripes or a
+    table's edges may be stronger than a faint grid)."""
+    seg = _segments(gray)
+    if len(seg) < 20:
+        return
+    h, w = gray.shape
+    norm = np.array([[2 / max(h, w), 0, -w / max(h, w)], [0, 2 / max(h, w), -h / max(h, w)], [0, 0, 1]])
+    p = np.hstack([seg[:, :2], np.ones((len(seg), 1))]) @ norm.T
+    q = np.hstack([seg[:, 2:], np.ones((len(seg), 1))]) @ norm.T
+    lines = np.cross(p, q)
+    lines /= np.linalg.norm(lines[:, :2], axis=1, keepdims=True)
+    mid = (p[:, :2] + q[:, :2]) / 2
+    d = q[:, :2] - p[:, :2]
+    weight = np.linalg.norm(d, axis=1)
+    d /= weight[:, None]
+    rng = np.random.default_rng(0)
+    families: list[tuple[np.ndarray, np.ndarray]] = []
+    usable = np.ones(len(seg), bool)
+    pairs = ((0, 1), (0, 2), (1, 2))
+    for a, b in pairs:
+        while len(families) <= b:
+            found = _ransac_vp(lines, mid, d, weight, usable, rng)
+            if found is None:
+                return
+            families.append(found)
+            usable &= _sin_to(found[0], mid, d) > np.sin(np.radians(15))   # the next family points elsewhere
+        plane = _plane_of(families[a], families[b], seg, p, q, norm)
+        if plane is not None:
+            yield plane
+
+
+def _plane_of(first, second, seg, p, q, norm):
+    """The plane in which the lines of the ``first`` and ``second`` families (vanishing point,
+    inliers) run along x and y, and its size; None when they cannot be one plane's."""
+    (v1, in1), (v2, in2) = first, second
+    horizon = np.cross(v1, v2)
+    if abs(horizon[2]) < 1e-9:
+        return None
+    horizon = horizon / horizon[2]
+    points = np.vstack([p[in1 | in2], q[in1 | in2]])
+    side = points @ horizon
+    if (side > 0).mean() < 0.9:
+        return None                                   # segments on both sides of the horizon: not one plane
+    hp = np.array([[1, 0, 0], [0, 1, 0], horizon])
+    d1, d2 = (hp @ v1)[:2], (hp @ v2)[:2]
+    basis = np.array([d1 / np.linalg.norm(d1), d2 / np.linalg.norm(d2)]).T
+    if abs(np.linalg.det(basis)) < 0.2:
+        return None                                   # the two families nearly parallel
+    affine = np.eye(3)
+    affine[:2, :2] = np.linalg.inv(basis)
+    m = affine @ hp @ norm                         # lines through v1 now run along x
+    ends = np.vstack([seg[in1 | in2, :2], seg[in1 | in2, 2:]])
+    mapped = cv2.perspectiveTransform(ends.reshape(-1, 1, 2), m).reshape(-1, 2)
+    lo, hi = np.percentile(mapped, 1, axis=0), np.percentile(mapped, 99, axis=0)
+    extent = hi - lo
+    if not np.isfinite(extent).all() or (extent <= 0).any():
+        return None
+    lo, extent = lo - 0.06 * extent, extent * 1.12
+    k = PLANE_SIDE / extent.max()
+    fit = np.array([[k, 0, -lo[0] * k], [0, k, -lo[1] * k], [0, 0, 1]])
+    size = (int(np.ceil(extent[0] * k)), int(np.ceil(extent[1] * k)))
+    if min(size) < 100 or max(extent) / min(extent) > 4:
+        return None
+    return fit @ m, size
+
+
+def _sin_to(v: np.ndarray, mid: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """|sin| of the angle between each segment and the direction from its middle to ``v``."""
+    to = v[None, :2] - mid * v[2]
+    norm = np.linalg.norm(to, axis=1)
+    return np.abs(d[:, 0] * to[:, 1] - d[:, 1] * to[:, 0]) / np.maximum(norm, 1e-12)
+
+
+def _ransac_vp(lines, mid, d, weight, usable, rng, tries: int = 300):
+    """The vanishing point most of the ``usable`` segments' length points at, and its inliers."""
+    idx = np.nonzero(usable)[0]
+    if len(idx) < 8:
+        return None
+    pw = weight[idx] / weight[idx].sum()
+    a = rng.choice(idx, tries, p=pw)
+    b = rng.choice(idx, tries, p=pw)
+    keep = a != b
+    hyp = np.cross(lines[a[keep]], lines[b[keep]])
+    hyp /= np.maximum(np.linalg.norm(hyp, axis=1, keepdims=True), 1e-12)
+    limit = np.sin(np.radians(1.5))
+    to = hyp[:, None, :2] - mid[None, idx] * hyp[:, None, 2:3]
+    cross = np.abs(d[None, idx, 0] * to[..., 1] - d[None, idx, 1] * to[..., 0])
+    inside = cross <= limit * np.hypot(to[..., 0], to[..., 1])
+    score = inside.astype(np.float64) @ weight[idx]
+    best = int(np.argmax(score))
+    inliers = np.zeros(len(lines), bool)
+    inliers[idx[inside[best]]] = True
+    if inliers.sum() < 6:
+        return None
+    for _ in range(2):                                 # refine: the point nearest all inliers' lines
+        l_in = lines[inliers] * np.sqrt(weight[inliers])[:, None]
+        v = np.linalg.eigh(l_in.T @ l_in)[1][:, 0]
+        now = usable & (_sin_to(v, mid, d) <= limit * 1.3)
+        if now.sum() < 6:
+            break
+        inliers = now
+    return v, inliers
+
+
+def _outlines(gray: np.ndarray, limit: int = 3) -> list[np.ndarray]:
+    """Large four-sided outlines (a board that stands out from the table), largest first."""
+    small = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    quads = []
+    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(small, (5, 5), 0), 30, 90), np.ones((3, 3), np.uint8))
+    for binary in (edges, cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 8)):
+        contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            if cv2.contourArea(c) < 0.12 * small.size:
+                continue
+            hull = cv2.convexHull(c)
+            approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+            if len(approx) == 4:
+                quads.append((cv2.contourArea(approx), approx.reshape(4, 2).astype(np.float64) * 2))
+    quads.sort(key=lambda q: -q[0])
+    out: list[np.ndarray] = []
+    for _area, quad in quads:
+        quad = _clockwise(quad)
+        if all(np.abs(quad - other).max() > 8 for other in out):
+            out.append(quad)
+    return out[:limit]
+
+
+# ---- 2. the lattice ------------------------------------------------------------------------
+
+def _edges(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """|d/dx| and |d/dy| of ``image`` (the colour channels' mean), float32."""
+    gx = np.abs(cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3))
+    if gx.ndim == 3:                                   # summed over the colour channels, a third of it
+        third = np.full((1, 3), 1 / 3, np.float32)
+        gx, gy = cv2.transform(gx, third), cv2.transform(gy, third)
+    return gx, gy
+
+
+def _comb(profile: np.ndarray, lines: int, most: int = 2) -> list[tuple[float, float, float]]:
+    """The (first line, spacing, strength) of ``lines`` evenly spaced lines that stand out most
+    in ``profile``: the best windows at the best spacing, and at two and three times it (a
+    fraction of the grid's spacing folds well too where the squares' labels or points line up)."""
+    n = len(profile)
+    prof = cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float32), (0, 0), 1.0).ravel()
+    prof = prof - cv2.blur(prof.reshape(1, -1), (max(3, n // 10), 1)).ravel()
+    prof = np.append(prof, np.zeros(n))                  # past the end: nothing
+    widest = n / (lines - 1) * 1.02
+    coarse = np.geomspace(n / (lines * 3.5), widest, 90)
+    best = max(_fold(prof, n, s) for s in coarse)
+    fine = best[1] * np.linspace(0.98, 1.02, 21)
+    _total, spacing, phase = max(_fold(prof, n, s) for s in fine)
+    out: list[tuple[float, float, float]] = []
+    for m in (1, 2, 3):
+        if m * spacing > widest:
+            break
+        wide = m * spacing
+        for r in range(m):                               # every m-th line, from the r-th
+            ks = np.arange(int((n - phase - r * spacing) / wide) + 1)
+            if len(ks) < lines:
+                continue
+            at = phase + r * spacing + ks * wide
+            contrast = _sample(prof, at) - (_sample(prof, at - wide / 2) + _sample(prof, at + wide / 2)) / 2
+            windows = np.convolve(contrast, np.ones(lines), "valid")
+            for j in np.argsort(-windows)[:most]:
+                out.append((phase + r * spacing + int(j) * wide, wide, float(windows[j]) / lines))
+    out.sort(key=lambda o: -o[2])
+    return out[:most + 2]
+
+
+def _sample(prof: np.ndarray, at: np.ndarray) -> np.ndarray:
+    i = np.clip(at, 0, len(prof) - 2)
+    j = i.astype(np.int64)
+    t = i - j
+    return prof[j] * (1 - t) + prof[j + 1] * t
+
+
+def _fold(prof: np.ndarray, n: int, spacing: float) -> tuple[float, float, float]:
+    """(contrast, spacing, phase): lines every ``spacing`` against the middles between them."""
+    phases = np.arange(0, spacing, 1.0)
+    at = phases[:, None] + np.arange(int(n / spacing) + 1)[None, :] * spacing
+    contrast = (_sample(prof, at) - _sample(prof, at + spacing / 2)).sum(1)
+    k = int(np.argmax(contrast))
+    return float(contrast[k]), float(spacing), float(phases[k])
+
+
+def _along(g: np.ndarray, valid: np.ndarray, axis: int) -> np.ndarray:
+    """The edge profile across ``axis``: the median edge strength along each line of pixels
+    (a grid line runs the whole way; letters and labels in the squares' middles do not)."""
+    step = max(1, g.shape[axis] // 200)
+    g = g[::step] if axis == 0 else g[:, ::step]
+    v = valid[::step] if axis == 0 else valid[:, ::step]
+    masked = np.where(v, g, np.nan)
+    with warnings.catch_warnings():                  # a line of pixels all outside the photo
+        warnings.simplefilter("ignore", RuntimeWarning)
+        out = np.nanmedian(masked, axis=axis)
+    return np.nan_to_num(out)
+
+
+def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int):
+    """Candidate grids' corners (shrunk-photo pixels) in the candidate ``plane``."""
+    top = cv2.warpPerspective(small, plane, size, flags=cv2.INTER_LINEAR)
+    valid = cv2.warpPerspective(np.full(small.shape[:2], 255, np.uint8), plane, size) > 0
+    valid = cv2.erode(valid.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    gx, gy = _edges(top)
+    gx *= valid
+    gy *= valid
+    cap = float(np.percentile(gx[valid], 97)) if valid.any() else 1.0
+    gx, gy = np.minimum(gx, cap), np.minimum(gy, cap)
+    inv = np.linalg.inv(plane)
+    out = []
+    xs = _comb(_along(gx, valid, 0), cols + 1, 2)
+    ys = _comb(_along(gy, valid, 1), rows + 1, 2)
+    for x0, sx, _ in xs:
+        for y0, sy, _ in ys:
+            quad = np.array([[x0, y0], [x0 + cols * sx, y0], [x0 + cols * sx, y0 + rows * sy],
+                             [x0, y0 + rows * sy]], np.float64)
+            out.append(cv2.perspectiveTransform(quad.reshape(-1, 1, 2), inv).reshape(4, 2))
+    return out
+
+
+# ---- 3. refinement and 4. verification -----------------------------------------------------
+
+def _grid(rows: int, cols: int) -> np.ndarray:
+    """The grid's corners in the image it is refined and checked in."""
+    return (np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32) + PAD) * CELL
+
+
+def _canonical(corners: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    grid = _grid(rows, cols)
+    return cv2.getPerspectiveTransform(corners.astype(np.float32), grid)
+
+
+def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: int,
+                      layout: np.ndarray | None, method: str, refine: int = 2) -> GridFound | None:
+    """The candidate grid at ``corners`` refined ``refine`` times, then scored; None when it is
+    no grid."""
+    area = cv2.contourArea(corners.astype(np.float32))
+    if not np.isfinite(corners).all() or area < 0.02 * small.shape[0] * small.shape[1] or \
+            not cv2.isContourConvex(corners.astype(np.float32)):
+        return None
+    size = ((cols + 2 * PAD) * CELL, (rows + 2 * PAD) * CELL)
+    for _ in range(refine):
+        h = _canonical(corners, rows, cols)
+        top = cv2.warpPerspective(small, h, size, flags=cv2.INTER_LINEAR)
+        gx, gy = _edges(top)
+        fix = _line_fit(gx, gy, rows, cols)
+        if fix is None:
+            break
+        inv = np.linalg.inv(fix @ h)
+        moved = cv2.perspectiveTransform(_grid(rows, cols).reshape(-1, 1, 2).astype(np.float64), inv).reshape(4, 2)
+        if not np.isfinite(moved).all():
+            break
+        corners = moved
+    h = _canonical(corners, rows, cols)
+    top = cv2.warpPerspective(small, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    gx, gy = _edges(top)
+    share, weakest, ends = _support(gx, gy, rows, cols)
+    pattern = None if layout is None else _pattern(top, layout)
+    return GridFound(corners, share, weakest, pattern, method, ends)
+
+
+def _line_fit(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> np.ndarray | None:
+    """The homography that moves the canonical image's grid lines, found again square by
+    square and fitted straight, onto their right places; None when too few are found."""
+    verticals = _fit_lines(gx, cols + 1, rows)
+    horizontals = _fit_lines(gy.T, rows + 1, cols)
+    src, dst = [], []
+    for i, hl in enumerate(horizontals):
+        for k, vl in enumerate(verticals):
+            if hl is None or vl is None:
+                continue
+            (a, b), (c, d) = vl, hl                      # x = a + b*y, y = c + d*x
+            den = 1 - b * d
+            if abs(den) < 1e-6:
+                continue
+            x = (a + b * c) / den
+            src.append((x, c + d * x))
+            dst.append(((k + PAD) * CELL, (i + PAD) * CELL))
+    if len(src) < 12:
+        return None
+    fix, _ = cv2.findHomography(np.array(src, np.float64), np.array(dst, np.float64), cv2.RANSAC, 0.15 * CELL)
+    return fix
+
+
+#: the rows of a square's side looked at (its ends, where lines cross, left out)
+_ALONG = np.arange(int(0.15 * CELL), int(0.85 * CELL))
+
+
+def _side_values(g: np.ndarray, xs: np.ndarray, along: int) -> np.ndarray:
+    """Median of ``g`` along each square's side at columns ``xs``: (along, len(xs))."""
+    ys = ((np.arange(along) + PAD) * CELL)[:, None] + _ALONG[None, :]
+    xs = np.clip(xs, 0, g.shape[1] - 1)
+    return np.median(g[ys[:, :, None], xs[None, None, :]], axis=1)
+
+
+def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float] | None]:
+    """Each line ``k`` (x = a + b*y in ``g``'s axes) fitted through its peaks side by side."""
+    reach = int(0.3 * CELL)
+    offsets = np.arange(-reach, reach + 1)
+    xs = ((np.arange(lines) + PAD) * CELL)[:, None] + offsets[None, :]
+    prof = _side_values(g, xs.ravel(), along).reshape(along, lines, len(offsets))
+    j = prof.argmax(2)
+    peak = np.take_along_axis(prof, j[..., None], 2)[..., 0]
+    good = (peak > STANDS_OUT * np.median(prof, axis=2) + STANDS_OUT_ABS) & (j > 0) & (j < len(offsets) - 1)
+    jj = np.clip(j, 1, len(offsets) - 2)
+    left = np.take_along_axis(prof, (jj - 1)[..., None], 2)[..., 0]
+    right = np.take_along_axis(prof, (jj + 1)[..., None], 2)[..., 0]
+    den = left - 2 * peak + right
+    sub = np.where(den < 0, 0.5 * (left - right) / np.where(den < 0, den, -1), 0.0)
+    found_x = xs[None, :, 0] + j + sub                      # (along, lines)
+    ys = ((np.arange(along) + PAD + 0.5) * CELL)[:, None]
+    keep = good.copy()
+    for _ in range(2):                                       # fitted, the far-off peaks left out, fitted again
+        a, b = _straight(ys, found_x, keep)
+        resid = np.abs(found_x - (a + b * ys))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a line without peaks: no median
+            typical = np.nan_to_num(np.nanmedian(np.where(good, resid, np.nan), axis=0), nan=0.0)
+        keep = good & (resid < np.maximum(1.5, 2.5 * typical))
+    a, b = _straight(ys, found_x, keep)
+    usable = (good.sum(0) >= max(3, along // 3)) & (keep.sum(0) >= 3) & np.isfinite(a) & np.isfinite(b)
+    return [(float(a[k]), float(b[k])) if usable[k] else None for k in range(lines)]
+
+
+def _straight(ys: np.ndarray, xs: np.ndarray, use: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Least-squares ``x = a + b*y`` through the ``use`` d points of each column of ``xs``."""
+    w = use.astype(np.float64)
+    n, sy, sx = w.sum(0), (w * ys).sum(0), (w * xs).sum(0)
+    syy, sxy = (w * ys * ys).sum(0), (w * ys * xs).sum(0)
+    den = n * syy - sy * sy
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b = np.where(den > 1e-9, (n * sxy - sy * sx) / den, np.nan)
+        a = (sx - b * sy) / n
+    return a, b
+
+
+def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> tuple[float, float, bool]:
+    """The share of the grid lines' square sides that stand out from the squares' middles
+    beside them, the least share of any one line, and whether the grid ends where it should
+    (of the two lines one and two squares beyond each outer line, one at least stands out along
+    less than half its length: the grid does not go on; a board's edge may be one of them)."""
+    shares, ends = [], True
+    for g, lines, along in ((gx, cols + 1, rows), (gy.T, rows + 1, cols)):
+        line_max = np.maximum(np.maximum(np.roll(g, 1, 1), g), np.roll(g, -1, 1))
+        xs = (np.arange(-2, lines + 2) + PAD) * CELL
+        on = _side_values(line_max, xs, along)
+        before = _side_values(line_max, xs - CELL // 2, along)
+        after = _side_values(line_max, xs + CELL // 2, along)
+        before[:, 2] = 0.0                            # the outer lines: only the squares inside
+        after[:, -3] = 0.0
+        share = (on > STANDS_OUT * np.maximum(before, after) + STANDS_OUT_ABS).mean(0)
+        shares.extend(share[2:-2].tolist())
+        for beyond in ((share[1], share[0]), (share[-2], share[-1])):   # a board's edge may stand out; two lines do not
+            ends = ends and min(beyond) < BEYOND
+    return float(np.mean(shares)), float(np.min(shares)), ends
+
+
+def _layout_classes(premiums: tuple[str, ...] | None, rows: int, cols: int) -> np.ndarray | None:
+    """The premium layout as class numbers (0 plain), or None when it has no premium squares."""
+    if not premiums or len(premiums) != rows or any(len(r) != cols for r in premiums):
+        return None
+    kinds = sorted({ch for row in premiums for ch in row} - {"."})
+    if not kinds:
+        return None
+    return np.array([[0 if ch == "." else 1 + kinds.index(ch) for ch in row] for row in premiums])
+
+
+def _pattern(top: np.ndarray, layout: np.ndarray) -> float:
+    """How well the squares' colours follow ``layout`` (best of its four turns): the share of
+    premium squares whose colour is nearer their own class's typical colour than any other's."""
+    rows, cols = layout.shape
+    means = cv2.resize(top, (cols + 2 * PAD, rows + 2 * PAD), interpolation=cv2.INTER_AREA)[PAD:-PAD, PAD:-PAD]
+    b, g, r = (means.reshape(-1, 3).astype(np.float32) / 255.0).T
+    # brightness (weighed down: light and shade vary it) and two colour-opponent axes
+    small = np.stack([0.5 * (b + g + r) / 3, r - g, (r + g) / 2 - b], 1)
+    best = 0.0
+    for turn in range(4 if rows == cols else 1):
+        classes = np.rot90(layout, turn).ravel() if rows == cols else layout.ravel()
+        kinds = np.unique(classes)
+        typical = np.array([np.median(small[classes == k], axis=0) for k in kinds])
+        dist = np.linalg.norm(small[:, None, :] - typical[None], axis=2)
+        nearest = kinds[dist.argmin(1)]
+        premium = classes > 0
+        best = max(best, float((nearest[premium] == classes[premium]).mean()))
+    return best
+
+
+__all__ = ["find_grid", "GridFound", "GridNotFound", "corner_error"]
