@@ -26,6 +26,8 @@ import numpy as np
 from vision.errors import ModelMissing
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: the 33 letters of the Ukrainian alphabet, in its order: the Ukrainian letter network's classes
+UK_ALPHABET = "АБВГҐДЕЄЖЗИІЇЙКЛМНОПРСТУФХЦЧШЩЬЮЯ"
 MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "letters.onnx"
 NORM = 28  #: side of the normalised letter image
 
