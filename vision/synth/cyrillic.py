@@ -75,7 +75,8 @@ class LetterImages:
 
 def split_sessions(path: pathlib.Path = SPLIT_PATH) -> tuple[frozenset[str], frozenset[str]]:
     """(held-out sessions, guard sessions) as the split file lists them."""
-    held, guard = set(), set()
+    held: set[str] = set()
+    guard: set[str] = set()
     for line in path.read_text(encoding="utf-8").splitlines():
         line = line.split("#", 1)[0].strip()
         if not line:
