@@ -189,11 +189,11 @@ def score(args) -> int:
         raise UserError(f"photos of {args.game} are not read yet; the games read from photos are: "
                         f"{', '.join(_photo_games())}")
     kind = pieces.kind(name)
-    if args.language is None:
-        args.language = _board_language(args) or "en"
     if args.corners and not kind.takes_corners:
         raise UserError("--corners is for --pieces tiles (a board without markers); "
                         "for a handwritten board with stick-on markers use 'tabletop calibrate'")
+    if getattr(args, "language", None) is None:
+        args.language = _board_language(args) or "en"
     return kind.read_photo(args, game)
 
 
