@@ -94,8 +94,8 @@ def report(name: str, table: dict[str, tuple[int, int]]) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(UK_MODEL_PATH))
-    ap.add_argument("--passes", type=int, default=3, help="times each training letter is written into a scene")
-    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--passes", type=int, default=4, help="times each training letter is written into a scene")
+    ap.add_argument("--epochs", type=int, default=15)
     ap.add_argument("--width", type=int, default=32, help="channels of the first convolution")
     ap.add_argument("--most", type=int, default=450, help="training letters of each kind at most")
     ap.add_argument("--seed", type=int, default=2026)
