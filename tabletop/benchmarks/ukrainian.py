@@ -62,6 +62,8 @@ def measure_letters(boards: list, quick: bool, log: Callable[[str], None]) -> di
     for key, group in (("", UK_ALPHABET), ("comnist_", [c for c in UK_ALPHABET if c not in CONSTRUCTED]),
                        ("constructed_", CONSTRUCTED)):
         out[f"{key}letter_accuracy"], out[f"{key}letter_accuracy_95ci"], out[f"{key}letters_read"] = share(group)
+    judged = out["letters_read"] - read_empty
+    out["letter_accuracy_of_squares_read_written"] = out["letter_accuracy"] * out["letters_read"] / max(1, judged)
     out["by_letter"] = {c: round(v[0] / v[1], 3) for c, v in per_letter.items() if v[1]}
     out["real_handwriting"] = (f"CoMNIST capitals of {len(set(held.writer[held.made == '']))} held-out sessions "
                                f"(vision/synth/comnist-split.txt), never trained on; Ґ Є from their Г Э, "
@@ -82,4 +84,5 @@ def print_lines(uk: dict[str, Any]) -> None:
     report_line(f"  Ґ Є І Ї made from real letters ({uk['constructed_letters_read']})",
                 uk["constructed_letter_accuracy"], ci=uk["constructed_letter_accuracy_95ci"])
     report_line("  written squares read empty or covered", uk["written_read_empty"], fmt="{}")
+    report_line("  letters right of the squares read as written", uk["letter_accuracy_of_squares_read_written"])
     print("    by letter: " + ", ".join(f"{k} {v:.2f}" for k, v in uk["by_letter"].items()))
