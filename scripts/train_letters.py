@@ -156,10 +156,10 @@ def split_writers(data, share: float, seed: int):
     return data.subset(~aside), data.subset(aside)
 
 
-def build_net(width: int, depth: int = 1):
+def build_net(width: int, depth: int = 1, classes: int = 26):
     """Three blocks of (3x3 convolution, batch norm, ReLU) then a 2x2 max pool; the second and
     third blocks have ``depth`` convolutions each. Then a dense layer whose output is the letter's
-    *features* (what :class:`vision.hands.HandMemory` compares), then the 26 class scores."""
+    *features* (what :class:`vision.hands.HandMemory` compares), then the ``classes`` class scores."""
     import torch.nn as nn
 
     c1, c2, c3, hidden = width, 2 * width, 4 * width, 8 * width
@@ -174,7 +174,7 @@ def build_net(width: int, depth: int = 1):
         *block(1, c1, 1), nn.MaxPool2d(2),
         *block(c1, c2, depth), nn.MaxPool2d(2),
         *block(c2, c3, depth), nn.MaxPool2d(2, ceil_mode=True),
-        nn.Flatten(), nn.Dropout(0.3), nn.Linear(c3 * 16, hidden), nn.ReLU(), nn.Dropout(0.3), nn.Linear(hidden, 26))
+        nn.Flatten(), nn.Dropout(0.3), nn.Linear(c3 * 16, hidden), nn.ReLU(), nn.Dropout(0.3), nn.Linear(hidden, classes))
 
 
 def augment(x):
@@ -202,8 +202,8 @@ def augment(x):
 
 
 def train(images: np.ndarray, labels: np.ndarray, width: int, epochs: int, seed: int, log=print,
-          check: tuple[np.ndarray, np.ndarray] | None = None, threads: int = 1, depth: int = 1):
-    """A network trained on ``images`` (N, 28, 28 uint8); a progress bar per epoch."""
+          check: tuple[np.ndarray, np.ndarray] | None = None, threads: int = 1, depth: int = 1, classes: int = 26):
+    """A network trained on ``images`` (N, 28, 28 uint8) to tell ``classes`` letters apart; a progress bar per epoch."""
     import torch
     import torch.nn.functional as F
     from rich.progress import Progress
@@ -212,7 +212,7 @@ def train(images: np.ndarray, labels: np.ndarray, width: int, epochs: int, seed:
     torch.set_num_threads(threads)
     x = torch.tensor(images).float().div(255).unsqueeze(1)
     y = torch.tensor(labels).long()
-    net = build_net(width, depth)
+    net = build_net(width, depth, classes)
     batch = 256
     per_epoch = max(1, len(x) // batch)
     steps = epochs * per_epoch
@@ -270,14 +270,15 @@ def fit_temperature(net, images: np.ndarray, labels: np.ndarray) -> float:
     return min(np.arange(0.3, 4.01, 0.05), key=log_loss).round(2).item()
 
 
-def confusions(net, images: np.ndarray, labels: np.ndarray, worst: int = 8) -> list:
+def confusions(net, images: np.ndarray, labels: np.ndarray, worst: int = 8, alphabet: str = ALPHABET) -> list:
     """The letters most often misread: (errors, letter, what it was most often read as)."""
     pred = logits(net, images).argmax(1).numpy()
-    table = np.zeros((26, 26), int)
+    n = len(alphabet)
+    table = np.zeros((n, n), int)
     np.add.at(table, (labels, pred), 1)
     np.fill_diagonal(table, 0)
-    rows = sorted(range(26), key=lambda i: -table[i].sum())[:worst]
-    return [(int(table[i].sum()), ALPHABET[i], ALPHABET[int(table[i].argmax())]) for i in rows]
+    rows = sorted(range(n), key=lambda i: -table[i].sum())[:worst]
+    return [(int(table[i].sum()), alphabet[i], alphabet[int(table[i].argmax())]) for i in rows]
 
 
 def export(net, temperature: float, out: pathlib.Path) -> None:

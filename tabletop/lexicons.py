@@ -287,7 +287,8 @@ def word_frequencies(language: str = "en"):
 
 def reading_index(lexicon: Lexicon, language: str = "en", alphabet: str | None = None):
     """The lexicon as the board reader decodes words with: common words slightly preferred;
-    its words of ``alphabet`` only (default A-Z; the tile reader gives the set's letters).
+    its words of ``alphabet`` only (default: the letters handwriting in ``language`` is read as,
+    :func:`vision.letters.alphabet_of`; the tile reader gives the set's letters).
 
     For a built-in dictionary the per-length letter arrays and priors are compiled into
     :func:`cache_dir` the first time a length is read, and memory-mapped from there afterwards.
@@ -298,10 +299,10 @@ def reading_index(lexicon: Lexicon, language: str = "en", alphabet: str | None =
     """
     from vision.words import FREQUENCY_WEIGHT, LexiconIndex
 
-    from vision.letters import ALPHABET
+    from vision.letters import ALPHABET, alphabet_of
 
     frequency = word_frequencies(language)
-    alphabet = alphabet or ALPHABET
+    alphabet = alphabet or alphabet_of(language)
     if not lexicon.version:
         return LexiconIndex(lexicon, frequency=frequency, alphabet=alphabet)
     letters = "" if alphabet == ALPHABET else "-" + hashlib.sha256(alphabet.encode()).hexdigest()[:8]

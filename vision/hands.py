@@ -43,6 +43,7 @@ class HandMemory:
 
     def __init__(self, model: LetterModel, weight: float = LIKENESS_WEIGHT, base: float = LIKENESS_BASE):
         self.model, self.weight, self.base = model, weight, base
+        self.alphabet: str = getattr(model, "alphabet", ALPHABET)  #: the letters the model's scores are of
         self._images: list[np.ndarray] = []
         self._labels: list[int] = []
         self._features: np.ndarray | None = None
@@ -52,20 +53,20 @@ class HandMemory:
 
     def letters(self) -> str:
         """The distinct letters remembered, in alphabetical order."""
-        return "".join(ALPHABET[i] for i in sorted(set(self._labels)))
+        return "".join(self.alphabet[i] for i in sorted(set(self._labels)))
 
     def learn(self, images: np.ndarray, letters: str) -> None:
         """Remember ``images`` (n, 28, 28; floats 0..1 or uint8 0..255) as the letters ``letters``
-        (one a square; characters outside A-Z are skipped)."""
+        (one a square; characters outside the model's alphabet are skipped)."""
         images = np.asarray(images)
         if len(images) != len(letters):
             raise ValueError(f"{len(images)} images for {len(letters)} letters")
         for image, letter in zip(images, letters):
-            if letter not in ALPHABET or image.shape != (NORM, NORM):
+            if letter not in self.alphabet or image.shape != (NORM, NORM):
                 continue
             as_bytes = image if image.dtype == np.uint8 else np.round(np.clip(image, 0, 1) * 255).astype(np.uint8)
             self._images.append(as_bytes)
-            self._labels.append(ALPHABET.index(letter))
+            self._labels.append(self.alphabet.index(letter))
         self._keep_latest()
         self._features = None
 
@@ -105,7 +106,7 @@ class HandMemory:
 
     def to_json(self) -> dict:
         """The memory as JSON-able data: ``{"letters": "CAT", "images": [base64 of 784 bytes, ...]}``."""
-        return {"letters": "".join(ALPHABET[i] for i in self._labels),
+        return {"letters": "".join(self.alphabet[i] for i in self._labels),
                 "images": [base64.b64encode(im.tobytes()).decode("ascii") for im in self._images]}
 
     def learn_json(self, data: dict) -> None:

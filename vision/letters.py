@@ -1,7 +1,9 @@
-"""Letter recognition: an ink map of one square -> a probability for each of the 26 capitals.
+"""Letter recognition: an ink map of one square -> a probability for each capital of the language.
 
-The model is a small convolutional network (``vision/models/letters.onnx``) run by OpenCV's
-``dnn`` module on the size-normalised 28x28 ink. ``scripts/train_letters.py`` trains it on
+The model is a small convolutional network run by OpenCV's ``dnn`` module on the size-normalised
+28x28 ink: ``vision/models/letters.onnx`` for the 26 Latin capitals, ``letters-uk.onnx`` for the
+33 Ukrainian ones (:func:`model_for` picks it by language; ``scripts/train_letters_uk.py`` trains
+it on CoMNIST, CC BY-SA 4.0). ``scripts/train_letters.py`` trains it on
 real handwriting (the UNIPEN and UJI capitals, CC BY 4.0: see the README's credits) and on the
 project's own rendered handwriting, written on the printed boards and photographed. Besides
 the class scores it gives each letter's *features* (its last hidden layer), which
@@ -26,7 +28,11 @@ import numpy as np
 from vision.errors import ModelMissing
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: the 33 letters of the Ukrainian alphabet, in its order: the Ukrainian letter network's classes
+UK_ALPHABET = "АБВГҐДЕЄЖЗИІЇЙКЛМНОПРСТУФХЦЧШЩЬЮЯ"
 MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "letters.onnx"
+#: the Ukrainian letter network (CC BY-SA 4.0: trained on CoMNIST; vision/models/NOTICE)
+UK_MODEL_PATH = MODEL_PATH.with_name("letters-uk.onnx")
 NORM = 28  #: side of the normalised letter image
 
 
@@ -70,18 +76,20 @@ def softmax(scores: np.ndarray) -> np.ndarray:
 
 
 class LetterModel:
-    """The letter network. Input: normalised images (N, 28, 28), ink 1 and paper 0. Output: class
-    scores already divided by the softmax temperature fitted on writers it did not learn from (so
-    :func:`softmax` of them is an honest probability), and the letters' features.
+    """A letter network. Input: normalised images (N, 28, 28), ink 1 and paper 0. Output: class
+    scores (one for each letter of :attr:`alphabet`) already divided by the softmax temperature
+    fitted on writers it did not learn from (so :func:`softmax` of them is an honest
+    probability), and the letters' features.
 
     >>> model = LetterModel.load()
     >>> features, scores = model.outputs(np.zeros((2, 28, 28), np.float32))
-    >>> features.shape[0], scores.shape
-    (2, (2, 26))
+    >>> features.shape[0], scores.shape, model.alphabet == ALPHABET
+    (2, (2, 26), True)
     """
 
-    def __init__(self, path: str | pathlib.Path = MODEL_PATH):
+    def __init__(self, path: str | pathlib.Path = MODEL_PATH, alphabet: str = ALPHABET):
         self.path = pathlib.Path(path)
+        self.alphabet = alphabet  #: the letters the class scores are of, in order
         if not self.path.is_file():
             raise ModelMissing(f"no letter model at {self.path}: run scripts/train_letters.py")
         try:
@@ -91,37 +99,79 @@ class LetterModel:
         self._lock = threading.Lock()  # one network, possibly several reading threads
 
     @classmethod
-    def load(cls, path: str | pathlib.Path = MODEL_PATH) -> "LetterModel":
-        """The model saved at ``path`` (the shipped one by default)."""
-        return cls(path)
+    def load(cls, path: str | pathlib.Path = MODEL_PATH, alphabet: str = ALPHABET) -> "LetterModel":
+        """The model saved at ``path`` (the shipped Latin one by default), whose classes are ``alphabet``."""
+        return cls(path, alphabet)
 
     def outputs(self, images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(features (N, F), scores (N, 26)) for normalised images (N, 28, 28)."""
+        """(features (N, F), scores (N, letters)) for normalised images (N, 28, 28)."""
         x = np.ascontiguousarray(np.asarray(images, np.float32)[:, None])
         if len(x) == 0:
-            return np.zeros((0, 0), np.float32), np.zeros((0, 26), np.float32)
+            return np.zeros((0, 0), np.float32), np.zeros((0, len(self.alphabet)), np.float32)
         with self._lock:
             self.net.setInput(x)
             features, scores = self.net.forward(["features", "scores"])
+        if scores.shape[1] != len(self.alphabet):
+            raise ModelMissing(f"{self.path} tells {scores.shape[1]} letters apart, not the {len(self.alphabet)} "
+                               f"of {self.alphabet[:3]}...")
         return np.asarray(features, np.float32), np.asarray(scores, np.float32)
 
     def predict_proba_images(self, images: np.ndarray) -> np.ndarray:
-        """Probabilities (N, 26) for normalised 28x28 images."""
-        return softmax(self.outputs(images)[1]) if len(images) else np.zeros((0, 26), np.float32)
+        """Probabilities (N, letters) for normalised 28x28 images."""
+        return softmax(self.outputs(images)[1]) if len(images) else np.zeros((0, len(self.alphabet)), np.float32)
 
     def predict_proba(self, inks: np.ndarray | list[np.ndarray]) -> np.ndarray:
-        """Probabilities (N, 26) for a stack or list of ink maps (any size each)."""
+        """Probabilities (N, letters) for a stack or list of ink maps (any size each)."""
         if len(inks) == 0:
-            return np.zeros((0, 26), np.float32)
+            return np.zeros((0, len(self.alphabet)), np.float32)
         return self.predict_proba_images(np.stack([normalise(i) for i in inks]))
 
 
-_DEFAULT: LetterModel | None = None
+#: each language's letter network and its letters: Latin capitals (CC BY 4.0 data) and the
+#: Ukrainian alphabet (trained on CoMNIST: the model file is CC BY-SA 4.0; vision/models/NOTICE)
+MODELS = {"en": (MODEL_PATH, ALPHABET), "uk": (UK_MODEL_PATH, UK_ALPHABET)}
+LANGUAGES = tuple(MODELS)
+
+_LOADED: dict[str, LetterModel] = {}
+
+
+class UnknownLanguage(ModelMissing):
+    """No letter network reads this language's handwriting."""
+
+    def __init__(self, language: str):
+        super().__init__(f"there is no letter model for handwriting in {language!r}; "
+                         f"the languages read are {', '.join(LANGUAGES)}")
+        self.language = language
+
+
+def alphabet_of(language: str) -> str:
+    """The letters handwriting in ``language`` is read as (A-Z for a language without a model of its own).
+
+    >>> alphabet_of("uk")[-3:], alphabet_of("en")[:3], alphabet_of("fr")[:3]
+    ('ЬЮЯ', 'ABC', 'ABC')
+    """
+    return MODELS[language][1] if language in MODELS else ALPHABET
+
+
+def model_for(language: str = "en") -> LetterModel:
+    """The shipped letter network for handwriting in ``language`` (``en``: A-Z, ``uk``: the 33
+    Ukrainian capitals), loaded once.
+
+    >>> model_for("uk").alphabet[:5], len(model_for("uk").alphabet)
+    ('АБВГҐ', 33)
+    >>> model_for("fr")
+    Traceback (most recent call last):
+    ...
+    vision.letters.UnknownLanguage: there is no letter model for handwriting in 'fr'; the languages read are en, uk
+    """
+    if language not in MODELS:
+        raise UnknownLanguage(language)
+    if language not in _LOADED:
+        path, alphabet = MODELS[language]
+        _LOADED[language] = LetterModel.load(path, alphabet)
+    return _LOADED[language]
 
 
 def default_model() -> LetterModel:
-    """The shipped model, loaded once."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = LetterModel.load()
-    return _DEFAULT
+    """The shipped Latin model, loaded once."""
+    return model_for("en")

@@ -24,7 +24,7 @@ from rules.grid import Grid
 from rules.squares import Direction, Square
 from vision.cells import INK, OCCLUDED, STATE_NAMES, CellJudge
 from vision.hands import HandMemory
-from vision.letters import ALPHABET, LetterModel, default_model, normalise, softmax
+from vision.letters import LetterModel, model_for, normalise, softmax
 from vision.locate import Located, locate
 from vision.readability import unreadable_reason
 from vision.words import CONFIRM_BELOW, Decoded, LexiconIndex, Verification, decode, verify
@@ -53,7 +53,7 @@ class BoardRead:
 
     rows: list[str]  #: one string a row, '.' empty, '?' occluded, letters as decoded
     states: np.ndarray  #: (rows, cols) 0 empty, 1 ink, 2 occluded
-    probs: np.ndarray  #: (rows, cols, 26) letter probabilities (zeros where no ink)
+    probs: np.ndarray  #: (rows, cols, letters) letter probabilities (zeros where no ink)
     confidence: np.ndarray  #: (rows, cols) confidence of each written square's letter
     words: list[ReadWord]
     located: Located
@@ -71,7 +71,7 @@ class BoardRead:
         return STATE_NAMES[int(self.states[square])]
 
     def logp(self, squares) -> np.ndarray:
-        """Letter log-probabilities (n, 26) of ``squares`` in order."""
+        """Letter log-probabilities (n, letters) of ``squares`` in order."""
         return np.log(np.clip(np.stack([self.probs[sq] for sq in squares]), 1e-6, 1.0))
 
     def grid(self) -> Grid:
@@ -80,23 +80,32 @@ class BoardRead:
 
 
 class BoardReader:
-    """Reads frames of one board. ``lexicon``: a :class:`rules.lexicon.Lexicon`, a list of
-    words or a :class:`LexiconIndex`; without one, words are read letter by letter.
+    """Reads frames of one board. ``language`` picks the letter network (:func:`vision.letters.model_for`:
+    ``en`` A-Z, ``uk`` the Ukrainian alphabet) unless ``model`` is given. ``lexicon``: a
+    :class:`rules.lexicon.Lexicon`, a list of words or a :class:`LexiconIndex` of the model's
+    letters; without one, words are read letter by letter.
     ``marker_corners``: from a calibration (stick-on markers); default the printed layout.
     ``cache``: a folder where the board's printed look is kept and memory-mapped from on later
     runs (:mod:`vision.arraycache`); None computes it here."""
 
     def __init__(self, board: Board, lexicon=None, *, model: LetterModel | None = None, cell: int = 30,
-                 marker_corners: dict | None = None, cache: pathlib.Path | None = None):
+                 marker_corners: dict | None = None, cache: pathlib.Path | None = None, language: str = "en"):
         self.board, self.cell = board, cell
-        self.index = lexicon if isinstance(lexicon, LexiconIndex) or lexicon is None else LexiconIndex(lexicon)
-        self.model = model or default_model()
+        self.model = model or model_for(language)
+        self.alphabet = self.model.alphabet
+        if isinstance(lexicon, LexiconIndex) or lexicon is None:
+            self.index = lexicon
+        else:
+            self.index = LexiconIndex(lexicon, alphabet=self.alphabet)
+        if self.index is not None and self.index.alphabet != self.alphabet:
+            raise ValueError(f"the dictionary is of the letters {self.index.alphabet[:3]}..., the letter model "
+                             f"reads {self.alphabet[:3]}...: make the reading index with the model's alphabet")
         self.judge = CellJudge.cached(board, cell, cache)
         self.marker_corners = marker_corners
 
     def verify(self, read: BoardRead, squares, expected: str) -> Verification:
         """Is ``expected`` (the clue card's answer) what is written on ``squares``?"""
-        return verify(read.logp(squares), expected, self.index)
+        return verify(read.logp(squares), expected, self.index, alphabet=self.alphabet)
 
     def locate(self, frame: np.ndarray) -> Located:
         return locate(frame, self.board.rows, self.board.cols, cell=self.cell, marker_corners=self.marker_corners)
@@ -109,7 +118,7 @@ class BoardReader:
         analysis = self.judge.analyse(loc.warp(frame))
         states = analysis.states
         rows, cols = states.shape
-        probs = np.zeros((rows, cols, 26), np.float32)
+        probs = np.zeros((rows, cols, len(self.alphabet)), np.float32)
         inked = [Square(int(r), int(c)) for r, c in zip(*np.nonzero(states == INK))]
         images: dict[Square, np.ndarray] = {}
         if inked:
@@ -124,7 +133,7 @@ class BoardReader:
         letters[states == OCCLUDED] = "?"
         conf = np.zeros((rows, cols), np.float32)
         for sq in inked:
-            letters[sq] = ALPHABET[int(probs[sq].argmax())]
+            letters[sq] = self.alphabet[int(probs[sq].argmax())]
             conf[sq] = probs[sq].max()
         words = self._decode_words(states, probs, letters, conf)
         unreadable = None if loc.corners is None else unreadable_reason(frame, loc.corners, rows, cols)
@@ -151,16 +160,16 @@ class BoardReader:
     def _decode_words(self, states, probs, letters, conf) -> list[ReadWord]:
         runs = list(self._runs(states))
         logp = np.log(np.clip(probs, 1e-6, 1.0))
-        first = [decode(logp[tuple(np.array(s).T)], self.index) for _d, s in runs]
+        first = [decode(logp[tuple(np.array(s).T)], self.index, alphabet=self.alphabet) for _d, s in runs]
         order = sorted(range(len(runs)), key=lambda k: -first[k].confidence)
         fixed_letters: dict[Square, int] = {}
         words: list[ReadWord | None] = [None] * len(runs)
         for k in order:
             direction, sqs = runs[k]
             fixed = {i: fixed_letters[s] for i, s in enumerate(sqs) if s in fixed_letters}
-            d: Decoded = decode(logp[tuple(np.array(sqs).T)], self.index, fixed) if fixed else first[k]
+            d: Decoded = decode(logp[tuple(np.array(sqs).T)], self.index, fixed, self.alphabet) if fixed else first[k]
             for s, ch in zip(sqs, d.text):
-                fixed_letters[s] = ALPHABET.index(ch)
+                fixed_letters[s] = self.alphabet.index(ch)
                 letters[s] = ch
                 conf[s] = max(conf[s], d.confidence) if d.in_lexicon else conf[s]
             words[k] = ReadWord(d.text, sqs, direction, d.confidence, d.raw, d.in_lexicon, d.alternatives)

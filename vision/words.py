@@ -183,15 +183,17 @@ class Verification:
 
 
 def verify(logp: np.ndarray, expected: str, index: LexiconIndex | None = None,
-           prior: float | None = None) -> Verification:
+           prior: float | None = None, alphabet: str | None = None) -> Verification:
     """Is ``expected`` (e.g. the clue card's answer) what is written? Compared with every other
     dictionary word of that length and the raw reading; the card's answer starts ``prior``
-    (default :data:`ANSWER_LOG_PRIOR`) ahead of each of them, as players mostly write it."""
+    (default :data:`ANSWER_LOG_PRIOR`) ahead of each of them, as players mostly write it. The
+    letters are ``alphabet``'s (default: the index's, else A-Z)."""
+    letters = alphabet or (index.alphabet if index is not None else ALPHABET)
     expected = expected.upper()
     n = len(logp)
-    if len(expected) != n or not all("A" <= ch <= "Z" for ch in expected):
+    if len(expected) != n or not all(ch in letters for ch in expected):
         return Verification(expected, False, 0.0)
-    e_idx = np.array([ALPHABET.index(ch) for ch in expected])
+    e_idx = np.array([letters.index(ch) for ch in expected])
     e_score = float(logp[np.arange(n), e_idx].sum()) + (ANSWER_LOG_PRIOR if prior is None else prior)
     raw_idx = logp.argmax(1)
     raw_score = float(logp[np.arange(n), raw_idx].sum()) + OOV_LOG_PRIOR

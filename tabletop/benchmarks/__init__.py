@@ -5,7 +5,7 @@ The other modules here run no benchmark of their own (``tabletop.commands.bench.
 :mod:`~tabletop.benchmarks.stats` (intervals, percentiles, timing, report lines) and
 :mod:`~tabletop.benchmarks.scenes` (handwritten scenes), which any benchmark may import and which
 import no other benchmark module; and the parts that ``bench vision`` (answers, glare, hands,
-outsider; with dice, chips and tiles), ``bench rules`` (questique_moves) and ``bench tiles``
+outsider, ukrainian; with dice, chips and tiles), ``bench rules`` (questique_moves) and ``bench tiles``
 (tile_photos) run. A part never imports another part nor the benchmark that runs it
 (``tests/test_import_graph.py``).
 """

@@ -196,6 +196,21 @@ def _letter_network() -> tuple[str, str]:
                 "trained on UNIPEN and UJI handwriting, CC BY 4.0: vision/models/NOTICE)")
 
 
+def _ukrainian_letter_network() -> tuple[str, str]:
+    """The Ukrainian letter network loads, and tells its 33 letters apart."""
+    import numpy as np
+
+    from vision.errors import ModelMissing
+    from vision.letters import UK_ALPHABET, UK_MODEL_PATH, LetterModel
+
+    try:
+        LetterModel(UK_MODEL_PATH, UK_ALPHABET).outputs(np.zeros((1, 28, 28), np.float32))
+    except ModelMissing as error:
+        return MISSING, f"Ukrainian letter network: {error} (reinstall the checkout)"
+    return OK, (f"Ukrainian letter network: {UK_MODEL_PATH.name} ({UK_MODEL_PATH.stat().st_size // 1024} KB, "
+                "OpenCV dnn; trained on CoMNIST, this model file CC BY-SA 4.0: vision/models/NOTICE)")
+
+
 def _room(config) -> tuple[str, str]:
     """The room this table joins ([room] url): its address, credentials and whether the broker answers."""
     import socket
@@ -222,7 +237,8 @@ def _room(config) -> tuple[str, str]:
 def checks(config, journal_path) -> list[tuple[str, str]]:
     out = [_camera(config), _pins(config), _serial(config), _tesseract()]
     out += _dictionaries()
-    out += [_voice(config), _journal(journal_path), _room(config), _browser(), _letter_network(), _tile_network()]
+    out += [_voice(config), _journal(journal_path), _room(config), _browser(), _letter_network(), _ukrainian_letter_network(),
+            _tile_network()]
     return out + _fonts()
 
 

@@ -63,7 +63,12 @@ def score_letters(args: Any, game: Any) -> int:
     lexicon = load_wordlist(args.lexicon) if args.lexicon else builtin_lexicon(args.language)
     from tabletop.lexicons import cache_dir
 
-    reader = BoardReader(board, reading_index(lexicon, args.language), marker_corners=markers, cache=cache_dir())
+    from vision.letters import LANGUAGES
+
+    if args.language not in LANGUAGES:
+        raise UserError(f"handwriting is read in {', '.join(LANGUAGES)}, not {args.language!r}")
+    reader = BoardReader(board, reading_index(lexicon, args.language), marker_corners=markers, cache=cache_dir(),
+                         language=args.language)
     try:
         read = reader.read(image)
     except VisionError as error:
@@ -89,7 +94,8 @@ def score_letters(args: Any, game: Any) -> int:
             return data
 
         print(json.dumps({"grid": rows, "words": [word_json(s) for s in scores], "score": total,
-                          "confirm": any(confidence[s.word].needs_confirmation for s in scores if s.word in confidence)}))
+                          "confirm": any(confidence[s.word].needs_confirmation for s in scores if s.word in confidence)},
+                         ensure_ascii=False))
     else:
         print(f"{board.name}: read by {read.located.method} ({len(read.located.markers_seen)} markers)")
         for r, row in enumerate(read.rows):

@@ -164,6 +164,20 @@ calibrate.arguments = lambda p: (
 )
 
 
+def _board_language(args) -> str | None:
+    """The ``language`` a ``--board`` file names (``language = "uk"``: a board printed for
+    Ukrainian play), or None (no such line, or no board file: its reader reports a bad file)."""
+    import tomllib
+
+    if not getattr(args, "board", None):
+        return None
+    try:
+        language = tomllib.loads(pathlib.Path(args.board).read_text(encoding="utf-8")).get("language")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    return language if isinstance(language, str) else None
+
+
 @command("score", "read a photo of the board: the grid as read, the words found and their scores")
 def score(args) -> int:
     from tabletop import pieces
@@ -178,6 +192,8 @@ def score(args) -> int:
     if args.corners and not kind.takes_corners:
         raise UserError("--corners is for --pieces tiles (a board without markers); "
                         "for a handwritten board with stick-on markers use 'tabletop calibrate'")
+    if getattr(args, "language", None) is None:
+        args.language = _board_language(args) or "en"
     return kind.read_photo(args, game)
 
 
@@ -195,6 +211,7 @@ score.arguments = lambda p: (
                         "from its top-left clockwise"),
     p.add_argument("--calibration", help="a file from 'tabletop calibrate' (board with stick-on markers)"),
     p.add_argument("--lexicon", help="a word list (one word a line) instead of the built-in dictionary"),
-    p.add_argument("--language", default="en",
-                   help="built-in dictionary language, and the tile set or dice set (en, uk)"),
+    p.add_argument("--language", default=None,
+                   help="the language written (en, uk): the letter model, the built-in dictionary, the tile set "
+                        "or dice set (default: the --board file's 'language', else en)"),
 )

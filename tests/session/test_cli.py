@@ -52,9 +52,21 @@ def test_play_refuses_bad_options(tmp_path):
 def test_doctor_reports_each_check(tmp_path):
     proc = tabletop("doctor", "--journal", str(tmp_path / "j.sqlite"))
     for name in ("camera:", "pins:", "serial:", "tesseract:", "dictionary en:", "voice:", "journal:", "labels' font:",
-                 "pictures' font:", "tile network: tiles.onnx", "letter network: letters.onnx"):
+                 "pictures' font:", "tile network: tiles.onnx", "letter network: letters.onnx",
+                 "Ukrainian letter network: letters-uk.onnx"):
         assert name in proc.stdout
     assert proc.returncode in (0, 1)
+
+
+def test_doctor_says_when_the_ukrainian_letter_network_is_damaged(tmp_path, monkeypatch):
+    from tabletop.commands import doctor
+    import vision.letters
+
+    bad = tmp_path / "letters-uk.onnx"
+    bad.write_bytes(b"not a network")
+    monkeypatch.setattr(vision.letters, "UK_MODEL_PATH", bad)
+    level, text = doctor._ukrainian_letter_network()
+    assert level == doctor.MISSING and str(bad) in text
 
 
 def test_doctor_says_when_the_tile_network_is_damaged(tmp_path, monkeypatch):

@@ -74,3 +74,21 @@ def test_quick_benchmark_has_the_tiles_lines(capsys):
         assert m["empty_or_tile"] >= 0.99 and m["boards_right"] <= m["photos"]
         assert m["tesseract_tiles"] == 40 and 0 <= m["tesseract_per_tile"] <= 1
         assert 0 < m["ms_per_read"] < 10_000
+
+
+def test_the_ukrainian_letter_lines_are_measured_on_held_out_writers(capsys):
+    from tabletop.benchmarks import ukrainian
+    from tabletop.benchmarks.scenes import board_15
+    from tabletop.resources import load_board
+    from vision.synth.cyrillic import COMNIST_PATH
+
+    out = ukrainian.measure_letters([load_board("extradiction"), board_15()], True, print)
+    if not COMNIST_PATH.is_file():
+        assert out["not_measured"].startswith("no CoMNIST data")
+        return
+    assert out["language"] == "uk" and out["scenes_not_read"] == 0
+    assert out["letters_read"] == out["comnist_letters_read"] + out["constructed_letters_read"] == 120
+    assert out["letter_accuracy"] > 0.6  # a broken reader or a Latin model reading Cyrillic falls far below this
+    ukrainian.print_lines(out)
+    printed = capsys.readouterr().out
+    assert "letters (uk) per square, all 33 (120)" in printed and "target >= 0.95" in printed

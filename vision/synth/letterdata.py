@@ -26,11 +26,11 @@ InkRenderer = Callable[[str, int, np.random.Generator], np.ndarray]
 
 
 def scene_letter_images(reader: BoardReader, letters: Sequence[str], seed: int,
-                        ink_renderer: InkRenderer | None = None) -> tuple[np.ndarray, np.ndarray]:
+                        ink_renderer: InkRenderer | None = None, alphabet: str = ALPHABET) -> tuple[np.ndarray, np.ndarray]:
     """Write ``letters`` on random squares of ``reader.board`` (one each), photograph the board
     with a random camera (fixed by ``seed``) and return the squares' normalised images (uint8,
     0-255, N x 28 x 28) as ``reader`` cuts them out, and the letters' indices in
-    :data:`ALPHABET`. An empty result if the board is not found in the photo."""
+    :data:`ALPHABET` (or ``alphabet``). An empty result if the board is not found in the photo."""
     board = reader.board
     rng = np.random.default_rng([seed, 7])
     squares = list(board.squares())
@@ -44,7 +44,7 @@ def scene_letter_images(reader: BoardReader, letters: Sequence[str], seed: int,
         return np.zeros((0, 28, 28), np.uint8), np.zeros(0, np.int64)
     analysis = reader.judge.analyse(located.warp(frame))
     images = [np.round(normalise(analysis.ink_map(sq.row, sq.col, reader.cell)) * 255) for sq in chosen]
-    return np.stack(images).astype(np.uint8), np.array([ALPHABET.index(ch) for ch in letters[:n]], np.int64)
+    return np.stack(images).astype(np.uint8), np.array([alphabet.index(ch) for ch in letters[:n]], np.int64)
 
 
 class StrokeQueue:

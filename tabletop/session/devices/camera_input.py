@@ -21,7 +21,8 @@ class CameraInput(CameraFeed):
         self.session, self.camera = session, camera
         if session.board is None:
             raise ValueError(f"{session.setup.game} has no board for the camera to read")
-        self.reader = reader or BoardReader(session.board, lexicon=reading_index(session.lexicon, session.setup.language))
+        self.reader = reader or BoardReader(session.board, lexicon=reading_index(session.lexicon, session.setup.language),
+                                             language=session.setup.language)
         self.tracker = Tracker(self.reader, baseline=session.game.state().get("grid"))
         self.detections = 0
         self.hands = HandMemories(session.hands, self.reader.model)

@@ -83,7 +83,8 @@ class PhotoScanner:
 
             board = self.session.board
             assert board is not None  # reads_photos() was checked first
-            reader = BoardReader(board, lexicon=reading_index(self.session.lexicon, self.session.setup.language))
+            reader = BoardReader(board, lexicon=reading_index(self.session.lexicon, self.session.setup.language),
+                                 language=self.session.setup.language)
             self._made = (reader, HandMemories(self.session.hands, reader.model))
         return self._made
 
