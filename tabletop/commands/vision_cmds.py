@@ -178,6 +178,8 @@ def score(args) -> int:
     if args.corners and not kind.takes_corners:
         raise UserError("--corners is for --pieces tiles (a board without markers); "
                         "for a handwritten board with stick-on markers use 'tabletop calibrate'")
+    if (args.plain or args.dice) and name != "dice":
+        raise UserError("--plain and --dice are for --pieces dice (plain letter dice)")
     return kind.read_photo(args, game)
 
 
@@ -197,4 +199,10 @@ score.arguments = lambda p: (
     p.add_argument("--lexicon", help="a word list (one word a line) instead of the built-in dictionary"),
     p.add_argument("--language", default="en",
                    help="built-in dictionary language, and the tile set or dice set (en, uk)"),
+    p.add_argument("--plain", action="store_true",
+                   help='--pieces dice: plain letter dice (a Boggle-style tray), not printed labels; '
+                        'prints {"dice": [{"face", "center", "confidence"}], "grid": [...]}'),
+    p.add_argument("--dice", metavar="SET.toml",
+                   help="--pieces dice: plain letter dice, and the box's own dice (each die's six faces, "
+                        "examples/dice/classic-16.toml), which settle M/W and the like"),
 )
