@@ -196,7 +196,7 @@ class PlainDiceReader:
     """
 
     def __init__(self, finder: pathlib.Path = FINDER_PATH, faces: pathlib.Path = FACES_PATH,
-                 threshold: float = 0.3, unsure: float = 0.4):
+                 threshold: float = 0.3, unsure: float = 0.3):
         self.finder, self.faces = _net(finder), _net(faces)
         self.threshold, self.unsure = threshold, unsure
         self._lock = threading.Lock()
@@ -354,28 +354,31 @@ def _lattice_axes(pts: np.ndarray) -> np.ndarray | None:
     square to each other: a tray seen at a slant, or a photo stretched, shears the grid."""
     n = len(pts)
     dist = np.linalg.norm(pts[:, None] - pts[None], axis=2) + np.eye(n) * 1e12
-    near = np.argsort(dist, 1)[:, :min(4, n - 1)]
-    step = float(np.median(dist.min(1)))
-    vec = (pts[near] - pts[:, None]).reshape(-1, 2)
-    vec = vec[np.linalg.norm(vec, axis=1) < 1.6 * step]
-    angle = np.mod(np.degrees(np.arctan2(vec[:, 1], vec[:, 0])), 180.0)
-    hist = np.bincount(np.round(angle).astype(int) % 180, minlength=180).astype(np.float64)
-    smooth = np.convolve(np.concatenate([hist[-5:], hist, hist[:5]]), np.ones(11), "valid")
-    first = int(np.argmax(smooth))
-    apart = np.abs(((np.arange(180) - first) + 90) % 180 - 90)
-    second = int(np.argmax(np.where(apart > 35, smooth, -1)))
-    if smooth[second] <= 0:
+    angle = np.mod(np.degrees(np.arctan2(pts[None, :, 1] - pts[:, None, 1], pts[None, :, 0] - pts[:, None, 0])), 180.0)
+    first = _peak(angle[np.arange(n), dist.argmin(1)])          # each die's nearest neighbour
+    off = np.abs((angle - first + 90) % 180 - 90) > 35           # the nearest neighbour along the other axis
+    other = np.where(off, dist, np.inf).argmin(1)
+    if not off.any():
         return None
-    directions = []
-    for peak in (first, second):
-        close = np.abs(((angle - peak) + 90) % 180 - 90) < 12
-        mean = np.degrees(np.arctan2(np.sin(np.radians(2 * angle[close])).mean(),
-                                     np.cos(np.radians(2 * angle[close])).mean()) / 2)
-        directions.append(np.array([np.cos(np.radians(mean)), np.sin(np.radians(mean))]))
+    second = _peak(angle[np.arange(n), other][off[np.arange(n), other]])
+    directions = [np.array([np.cos(np.radians(t)), np.sin(np.radians(t))]) for t in (first, second)]
     along_row, along_col = sorted(directions, key=lambda d: -abs(d[0]))
     along_row = along_row if along_row[0] >= 0 else -along_row
     along_col = along_col if along_col[1] >= 0 else -along_col
     return np.stack([along_row, along_col], 1)
+
+
+def _peak(angles: np.ndarray) -> float:
+    """The commonest of ``angles`` (degrees, modulo 180), averaged round its mode.
+
+    >>> round(_peak(np.array([1.0, 179.0, 2.0, 90.0])), 1)
+    0.7
+    """
+    hist = np.bincount(np.round(angles).astype(int) % 180, minlength=180).astype(np.float64)
+    mode = int(np.argmax(np.convolve(np.concatenate([hist[-5:], hist, hist[:5]]), np.ones(11), "valid")))
+    close = angles[np.abs((angles - mode + 90) % 180 - 90) < 12]
+    doubled = np.radians(2 * close)
+    return float(np.degrees(np.arctan2(np.sin(doubled).mean(), np.cos(doubled).mean()) / 2)) % 180
 
 
 def _bands(values: np.ndarray, step: float) -> np.ndarray:
