@@ -45,6 +45,7 @@ BENCHMARK_PARTS = {
                              for part in ("answers", "chips", "dice", "glare", "hands", "outsider", "tiles", "ukrainian")},
     f"{BENCHMARKS}.rules": {f"{BENCHMARKS}.questique_moves"},
     f"{BENCHMARKS}.tiles": {f"{BENCHMARKS}.tile_photos"},
+    f"{BENCHMARKS}.dice": {f"{BENCHMARKS}.plaindice"},
 }
 
 

@@ -13,6 +13,9 @@ noise and JPEG compression. Measured, per language:
   a hand or moving dice (target 0), and rolls emitted at rest and right.
 
 Targets (the letter-dice issue): >= 99 % per die, >= 95 % whole rolls, <= 50 ms per read.
+
+Then plain letter dice on real photos, per split and per photo (:mod:`tabletop.benchmarks.plaindice`;
+``--quick``: the validation and test photos only).
 """
 
 from __future__ import annotations
@@ -129,11 +132,16 @@ def print_lines(results: list[dict]) -> None:
 
 
 def run(args) -> int:
+    from tabletop.benchmarks import plaindice
+
     quick, as_json = bool(getattr(args, "quick", False)), bool(getattr(args, "json", False))
-    results = measure_all(quick, progress_log(as_json))
+    log = progress_log(as_json)
+    results = measure_all(quick, log)
+    plain = plaindice.measure(("val", "test") if quick else ("train", "val", "test"), log)
     if as_json:
-        print(json.dumps({"targets": TARGETS, "dice": results}, ensure_ascii=False))
+        print(json.dumps({"targets": TARGETS, "dice": results, "plain": plain}, ensure_ascii=False))
         return 0
     print("dice benchmark (one core, 1280x960 synthetic photos of labels cut from the printed sheet)")
     print_lines(results)
+    plaindice.print_lines(plain)
     return 0

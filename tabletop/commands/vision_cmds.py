@@ -194,6 +194,8 @@ def score(args) -> int:
                         "for a handwritten board with stick-on markers use 'tabletop calibrate'")
     if getattr(args, "language", None) is None:
         args.language = _board_language(args) or "en"
+    if (getattr(args, "plain", False) or getattr(args, "dice", None)) and name != "dice":
+        raise UserError("--plain and --dice are for --pieces dice (plain letter dice)")
     return kind.read_photo(args, game)
 
 
@@ -214,4 +216,10 @@ score.arguments = lambda p: (
     p.add_argument("--language", default=None,
                    help="the language written (en, uk): the letter model, the built-in dictionary, the tile set "
                         "or dice set (default: the --board file's 'language', else en)"),
+    p.add_argument("--plain", action="store_true",
+                   help='--pieces dice: plain letter dice (a Boggle-style tray), not printed labels; '
+                        'prints {"dice": [{"face", "center", "confidence"}], "grid": [...]}'),
+    p.add_argument("--dice", metavar="SET.toml",
+                   help="--pieces dice: plain letter dice, and the box's own dice (each die's six faces, "
+                        "examples/dice/classic-16.toml), which settle M/W and the like"),
 )

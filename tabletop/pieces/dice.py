@@ -1,6 +1,11 @@
 """Letter dice with the labels ``tabletop print-dice`` prints, read by :class:`vision.dice.DiceReader`
 and followed by :class:`vision.dicewatch.DiceWatcher`: the dice at rest after a roll are a
 ``roll`` of the faces seen, when the rules wait for one.
+
+Plain letter dice (a family's box, a Boggle-style tray) are the same kind's other mode:
+``tabletop score PHOTO --pieces dice --plain`` (or ``--dice SET.toml``, the box's own dice) reads
+them with :class:`vision.plaindice.PlainDiceReader` (``tabletop.commands.score_dice``); the
+benchmark ``dice`` measures both.
 """
 
 from __future__ import annotations
@@ -52,7 +57,7 @@ def _read_photo(args: Any, game: Any) -> int:
 
 
 DICE = register(PieceKind(
-    name="dice", description="letter dice (printed labels)",
+    name="dice", description="letter dice (printed labels, or plain dice with --plain)",
     camera_input=_camera_input, demo_camera=DiceDemo, read_photo=_read_photo, benchmark="dice",
     counted="rolls read by the camera",
     without_camera="no camera found: type 'roll' (the table rolls) or the faces as a roll event",

@@ -50,6 +50,13 @@ def test_quick_benchmark_has_the_dice_lines(capsys):
         assert r["per_die"] >= 0.9 and 0 <= r["per_roll"] <= r["per_die"]
         assert r["rolls_at_rest"] == r["sequences"]
         assert 0 < r["ms_per_read"] < 1000
+    plain = out["plain"]
+    if "skipped" not in plain:              # the real photos of plain dice are beside the checkout
+        assert set(plain["splits"]) == {"val", "test"}
+        for part in plain["splits"].values():
+            s = part["summary"]
+            assert s["photos"] == len(part["photos"]) > 0
+            assert 0.9 <= s["recall"] <= 1 and s["faces_right"] + s["faces_unsure"] <= 1
 
 
 def test_quick_benchmark_has_the_chips_lines(capsys):

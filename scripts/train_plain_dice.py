@@ -1,0 +1,427 @@
+"""Train the plain letter dice networks (vision/plaindice.py) on real photos of dice trays.
+
+    .venv/bin/python scripts/train_plain_dice.py --write-split
+    .venv/bin/python scripts/train_plain_dice.py finder [--minutes 9]
+    .venv/bin/python scripts/train_plain_dice.py faces [--minutes 9]
+
+The photos are the Boggle Boards photos in shared/data/dice/boggle-boards (Public Domain, by the
+makers of BoardBoss through Roboflow; vision/models/NOTICE). Only the ``train`` part of the split
+written in vision/models/plaindice-split.json is trained on (``--write-split`` writes it, once,
+by the rule of vision.synth.realdice, before any training); ``val`` is printed after each round
+to choose the rounds and thresholds; ``test`` is never opened here.
+
+The finder learns, on the photos stretched to 384x384 and turned, flipped, cropped, shrunk and
+recoloured, a map of die centres (a Gaussian a face) and the faces' sizes. The face reader learns
+each die's face from cuts made exactly as the reader cuts them (vision.plaindice.face_cut), turned
+any angle, the box a little off in place, size and aspect; its second output is the quarter turn
+the cut was given relative to the photo (learnt on faces whose upright the label fixes only
+modulo the die's own turn, so it is trained on synthetic upright faces too: letters drawn in the
+system's sans-serif fonts on white squares). PyTorch trains (one thread); the networks are
+exported to ONNX for OpenCV's dnn (torch is never imported at run time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+import time
+
+import cv2
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision import plaindice as pd  # noqa: E402
+from vision.synth import realdice  # noqa: E402
+
+SIGMA_SHARE = 0.12  #: the centre Gaussian's spread, a share of the face's size
+
+
+def load(part: str) -> list[tuple[np.ndarray, realdice.LabelledPhoto]]:
+    """The photos of one part of the split (never ``test`` here), with their images."""
+    if part == "test":
+        raise SystemExit("the test photos are read only by 'tabletop bench dice'")
+    return [(cv2.imread(str(p.path())), p) for p in realdice.photos_of(part)]
+
+
+class Budget:
+    """A training run's time: ``minutes`` of this process's CPU time (the machine is shared, so
+    the wall clock would say little), and never more than three times that on the wall clock."""
+
+    def __init__(self, minutes: float):
+        self.cpu, self.wall = minutes * 60, minutes * 180
+        self.cpu0, self.wall0 = time.process_time(), time.time()
+
+    def share(self) -> float:
+        return min(1.0, max((time.process_time() - self.cpu0) / self.cpu, (time.time() - self.wall0) / self.wall))
+
+    def left(self) -> bool:
+        return self.share() < 1.0
+
+    def __str__(self) -> str:
+        return f"{time.process_time() - self.cpu0:.0f} s CPU, {time.time() - self.wall0:.0f} s"
+
+
+def resume(net, out: str) -> None:
+    """Go on from the weights of an earlier run (``OUT.pt``) when ``--resume`` asks."""
+    import torch
+
+    if RESUME and pathlib.Path(out + ".pt").is_file():
+        net.load_state_dict(torch.load(out + ".pt"))
+        print(f"resumed from {out}.pt")
+
+
+RESUME = False
+
+# ---------------------------------------------------------------- the finder
+
+
+def finder_net():
+    import torch
+    from torch import nn
+
+    def block(i, o, s=1, d=1):
+        return nn.Sequential(nn.Conv2d(i, o, 3, s, d, dilation=d, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+
+    class Finder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.s2 = block(3, 16, 2)
+            self.s4 = nn.Sequential(block(16, 24, 2), block(24, 24))
+            self.s8 = nn.Sequential(block(24, 40, 2), block(40, 40))
+            self.s16 = nn.Sequential(block(40, 64, 2), block(64, 64, d=2), block(64, 64, d=4))
+            self.up8 = block(64 + 40, 40)
+            self.up4 = block(40 + 24, 32)
+            self.head = nn.Conv2d(32, 3, 1)
+
+        def forward(self, x):
+            a = self.s4(self.s2(x))
+            b = self.s8(a)
+            c = self.s16(b)
+            b = self.up8(torch.cat([nn.functional.interpolate(c, scale_factor=2.0, mode="nearest"), b], 1))
+            a = self.up4(torch.cat([nn.functional.interpolate(b, scale_factor=2.0, mode="nearest"), a], 1))
+            out = self.head(a)
+            return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], 1)
+
+    return Finder()
+
+
+def finder_sample(image: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """One augmented photo (stretched to FIND_SIDE) and its target map (3, S/4, S/4)."""
+    h, w = image.shape[:2]
+    side = pd.FIND_SIDE
+    # a random view: zoomed in (a crop) or out (a border), shifted, turned a quarter, flipped
+    zoom = float(np.exp(rng.uniform(np.log(0.6), np.log(1.5))))
+    cw, ch = w / zoom * rng.uniform(0.85, 1.15), h / zoom * rng.uniform(0.85, 1.15)
+    cx, cy = w / 2 + rng.uniform(-0.25, 0.25) * w, h / 2 + rng.uniform(-0.25, 0.25) * h
+    sx, sy = side / cw, side / ch
+    m = np.array([[sx, 0, side / 2 - sx * cx], [0, sy, side / 2 - sy * cy]], np.float64)
+    fill = tuple(int(v) for v in rng.integers(0, 256, 3))
+    view = cv2.warpAffine(image, m, (side, side), flags=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_CONSTANT if rng.random() < 0.5 else cv2.BORDER_REFLECT, borderValue=fill)
+    b = boxes.astype(np.float64).copy()
+    b[:, [0, 2]] = b[:, [0, 2]] * sx + m[0, 2]
+    b[:, [1, 3]] = b[:, [1, 3]] * sy + m[1, 2]
+    k = int(rng.integers(4))
+    for _ in range(k):                                  # a quarter turn clockwise: (x, y) -> (S - y, x)
+        view = cv2.rotate(view, cv2.ROTATE_90_CLOCKWISE)
+        b = np.stack([side - b[:, 3], b[:, 0], side - b[:, 1], b[:, 2]], 1)
+    if rng.random() < 0.5:
+        view = view[:, ::-1]
+        b = np.stack([side - b[:, 2], b[:, 1], side - b[:, 0], b[:, 3]], 1)
+    view = recolour(np.ascontiguousarray(view), rng)
+    cells = side // pd.STRIDE
+    target = np.zeros((3, cells, cells), np.float32)
+    ys, xs = np.mgrid[0:cells, 0:cells].astype(np.float32)
+    for x0, y0, x1, y1 in b:
+        mx, my = (x0 + x1) / 2 / pd.STRIDE, (y0 + y1) / 2 / pd.STRIDE
+        if not (0 <= mx < cells and 0 <= my < cells):
+            continue
+        sigma = max(0.6, SIGMA_SHARE * max(x1 - x0, y1 - y0) / pd.STRIDE)
+        g = np.exp(-((xs - mx) ** 2 + (ys - my) ** 2) / (2 * sigma ** 2))
+        target[0] = np.maximum(target[0], g)
+        r, c = int(my), int(mx)
+        target[0, r, c] = 1.0
+        target[1, r, c], target[2, r, c] = (x1 - x0) / pd.SIZE_UNIT, (y1 - y0) / pd.SIZE_UNIT
+    return np.ascontiguousarray(view.transpose(2, 0, 1), np.float32) / 255.0, target
+
+
+def recolour(view: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Other light: brightness, contrast, a colour cast, sometimes a hue turn, blur and noise."""
+    out = view.astype(np.float32)
+    if rng.random() < 0.3:
+        hsv = cv2.cvtColor(view, cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = (hsv[..., 0].astype(int) + int(rng.integers(180))) % 180
+        out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR).astype(np.float32)
+    out = out * rng.uniform(0.6, 1.3) * rng.uniform(0.85, 1.15, 3) + rng.uniform(-30, 30)
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.5))
+    out += rng.normal(0, rng.uniform(0, 6), out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def finder_loss(pred, target):
+    """CenterNet's focal loss on the centre map, L1 on the sizes at the centres."""
+    import torch
+
+    heat, want = pred[:, 0].clamp(1e-4, 1 - 1e-4), target[:, 0]
+    centre = want.eq(1).float()
+    pos = -(torch.log(heat) * (1 - heat) ** 2 * centre)
+    neg = -(torch.log(1 - heat) * heat ** 2 * (1 - want) ** 4 * (1 - centre))
+    n = centre.sum().clamp(min=1)
+    size = (torch.abs(pred[:, 1:] - target[:, 1:]) * centre[:, None]).sum() / n
+    return (pos.sum() + neg.sum()) / n + 0.5 * size
+
+
+def decode(out: np.ndarray, threshold: float) -> list[tuple[float, float, float, float, float]]:
+    """(cx, cy, w, h, score) in pixels of the finder's input, from one output (3, cells, cells)."""
+    found = []
+    for r, c in pd.peaks(out[0], threshold):
+        found.append(((c + 0.5) * pd.STRIDE, (r + 0.5) * pd.STRIDE, float(out[1, r, c]) * pd.SIZE_UNIT,
+                      float(out[2, r, c]) * pd.SIZE_UNIT, float(out[0, r, c])))
+    return found
+
+
+def match_counts(found, boxes: np.ndarray) -> tuple[int, int, int]:
+    """(matched, found, labelled): a find matches an unmatched box whose inside holds its centre."""
+    used = set()
+    hit = 0
+    for cx, cy, *_ in sorted(found, key=lambda f: -f[-1]):
+        for i, (x0, y0, x1, y1) in enumerate(boxes):
+            if i not in used and x0 <= cx <= x1 and y0 <= cy <= y1:
+                used.add(i)
+                hit += 1
+                break
+    return hit, len(found), len(boxes)
+
+
+def train_finder(minutes: float, out: str, seed: int = 1) -> None:
+    import torch
+
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    train, val = load("train"), load("val")
+    boxes = [np.array([d.box for d in p.dice], np.float64) for _, p in train]
+    net = finder_net()
+    resume(net, out)
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    clock, step, batch = Budget(minutes), 0, 8
+    while clock.left():
+        net.train()
+        picks = rng.integers(len(train), size=batch)
+        xs, ts = zip(*(finder_sample(train[i][0], boxes[i], rng) for i in picks))
+        loss = finder_loss(net(torch.from_numpy(np.stack(xs))), torch.from_numpy(np.stack(ts)))
+        lr = 2e-3 * 0.5 * (1 + np.cos(np.pi * clock.share()))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 100 == 0:
+            print(f"step {step} loss {loss.item():.3f} lr {lr:.5f} ({clock})", flush=True)
+    net.eval()
+    torch.save(net.state_dict(), out + ".pt")
+    evaluate_finder(net, val)
+    torch.onnx.export(net, torch.zeros(1, 3, pd.FIND_SIDE, pd.FIND_SIDE), out, dynamo=False,
+                      input_names=["photo"], output_names=["maps"])
+    print(f"wrote {out} after {step} steps")
+
+
+def evaluate_finder(net, photos) -> None:
+    import torch
+
+    with torch.no_grad():
+        outs = [net(torch.from_numpy(pd.finder_input(img)[None]))[0].numpy() for img, _ in photos]
+    for threshold in (0.2, 0.3, 0.4, 0.5):
+        hit = found = wanted = 0
+        for (img, p), out in zip(photos, outs):
+            h, w = img.shape[:2]
+            finds = [(cx * w / pd.FIND_SIDE, cy * h / pd.FIND_SIDE, 0, 0, s) for cx, cy, _, _, s in decode(out, threshold)]
+            a, b, c = match_counts(finds, np.array([d.box for d in p.dice]))
+            hit, found, wanted = hit + a, found + b, wanted + c
+        print(f"val threshold {threshold}: recall {hit / wanted:.4f} precision {hit / max(1, found):.4f}")
+
+
+# ---------------------------------------------------------------- the face reader
+
+
+def faces_net():
+    from torch import nn
+
+    def block(i, o):
+        return nn.Sequential(nn.Conv2d(i, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+
+    class Faces(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(block(1, 16), block(16, 24), nn.MaxPool2d(2),
+                                      block(24, 48), block(48, 48), nn.MaxPool2d(2),
+                                      block(48, 80), block(80, 80), nn.MaxPool2d(2),
+                                      block(80, 128), nn.AvgPool2d(4), nn.Flatten(),
+                                      nn.Dropout(0.2))
+            self.face = nn.Linear(128, len(pd.FACES))
+            self.turn = nn.Linear(128, 4)
+
+        def forward(self, x):
+            f = self.body(x)
+            return self.face(f), self.turn(f)
+
+    return Faces()
+
+
+def jittered_cut(grey: np.ndarray, box, angle: float, rng: np.random.Generator, jitter: float = 1.0) -> np.ndarray:
+    """A cut as the finder would give it, a little off: the centre shifted, the size and aspect changed."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    cx = (x0 + x1) / 2 + rng.normal(0, 0.06 * jitter) * w
+    cy = (y0 + y1) / 2 + rng.normal(0, 0.06 * jitter) * h
+    scale = np.exp(rng.normal(0, 0.08 * jitter))
+    aspect = np.exp(rng.normal(0, 0.12 * jitter))
+    return pd.face_cut(grey, (cx, cy), (w * scale * aspect, h * scale / aspect), angle)
+
+
+def blur_noise(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    if rng.random() < 0.3:
+        cut = cv2.GaussianBlur(cut, (0, 0), rng.uniform(0.4, 1.2))
+    return (cut + rng.normal(0, rng.uniform(0, 0.15), cut.shape)).astype(np.float32)
+
+
+def synthetic_faces(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Upright letters drawn in sans-serif fonts on white rounded squares, turned a known quarter
+    (plus a little): (cuts, face indices, quarter turns). Underlined as dice underline M W N Z."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    fonts = [f for f in SANS_FONTS if pathlib.Path(f).is_file()]
+    cuts, labels, turns = [], [], []
+    for _ in range(n):
+        face = int(rng.integers(len(pd.FACES)))
+        text = pd.FACES[face]
+        side = 96
+        img = Image.new("L", (side, side), int(rng.integers(0, 120)))
+        draw = ImageDraw.Draw(img)
+        inset = int(rng.integers(6, 14))
+        draw.rounded_rectangle((inset, inset, side - inset, side - inset), radius=int(rng.integers(4, 16)),
+                               fill=int(rng.integers(190, 256)))
+        font = ImageFont.truetype(fonts[int(rng.integers(len(fonts)))], int(rng.integers(34, 50) * (0.75 if len(text) > 1 else 1)))
+        shown = "Qu" if text == "QU" else "\u2605" if text == "*" else text.title() if len(text) > 1 else text
+        try:
+            left, t, r, b = draw.textbbox((0, 0), shown, font=font)
+        except Exception:
+            continue
+        x, y = (side - (r - left)) / 2 - left, (side - (b - t)) / 2 - t
+        ink = int(rng.integers(0, 70))
+        draw.text((x, y), shown, fill=ink, font=font)
+        if text in ("M", "W", "N", "Z"):
+            draw.rectangle(((side - (r - left)) / 2, y + b + 3, (side + (r - left)) / 2, y + b + 6), fill=ink)
+        grey = np.asarray(img)
+        turn = int(rng.integers(4))
+        angle = 90.0 * turn + rng.normal(0, 8)
+        box = (inset, inset, side - inset, side - inset)
+        cuts.append(blur_noise(jittered_cut(grey, box, -angle, rng), rng))
+        labels.append(face)
+        turns.append(turn)
+    return np.stack(cuts), np.array(labels), np.array(turns)
+
+
+SANS_FONTS = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/freefont/FreeSansBold.ttf",
+    "/usr/share/fonts/truetype/croscore/Arimo-Bold.ttf",
+)
+
+
+def real_dice(photos) -> list[tuple[np.ndarray, tuple[int, int, int, int], int]]:
+    """(grey photo, box, face index) for every die of ``photos``."""
+    out = []
+    for img, p in photos:
+        grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        out += [(grey, d.box, pd.FACES.index(d.face)) for d in p.dice]
+    return out
+
+
+def train_faces(minutes: float, out: str, seed: int = 2) -> None:
+    import torch
+    from torch import nn
+
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    train, val = real_dice(load("train")), real_dice(load("val"))
+    counts = np.bincount([f for _, _, f in train], minlength=len(pd.FACES)).astype(np.float64)
+    weight = 1.0 / np.sqrt(np.maximum(counts, 1))       # rare faces drawn more often
+    pick_p = np.array([weight[f] for _, _, f in train])
+    pick_p /= pick_p.sum()
+    net = faces_net()
+    resume(net, out)
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    ce = nn.CrossEntropyLoss(label_smoothing=0.05)
+    clock, step, batch = Budget(minutes), 0, 64
+    while clock.left():
+        net.train()
+        picks = rng.choice(len(train), size=batch, p=pick_p)
+        angles = rng.uniform(0, 360, batch)
+        x = np.stack([blur_noise(jittered_cut(train[i][0], train[i][1], a, rng), rng) for i, a in zip(picks, angles)])
+        y = np.array([train[i][2] for i in picks])
+        sx, sy, st = synthetic_faces(rng, batch // 4)
+        face_logits, _ = net(torch.from_numpy(x[:, None]))
+        s_face, s_turn = net(torch.from_numpy(sx[:, None]))
+        loss = ce(face_logits, torch.from_numpy(y)) + 0.3 * ce(s_face, torch.from_numpy(sy)) + ce(s_turn, torch.from_numpy(st))
+        lr = 2e-3 * 0.5 * (1 + np.cos(np.pi * clock.share()))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 100 == 0:
+            print(f"step {step} loss {loss.item():.3f} lr {lr:.5f} ({clock})", flush=True)
+    net.eval()
+    torch.save(net.state_dict(), out + ".pt")
+    with torch.no_grad():
+        x = np.stack([pd.face_cut(g, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), (b[2] - b[0], b[3] - b[1])) for g, b, _ in val])
+        logits, _ = net(torch.from_numpy(x[:, None]))
+        pred = logits.argmax(1).numpy()
+    y = np.array([f for _, _, f in val])
+    print(f"val faces right on the labelled boxes: {(pred == y).mean():.4f} of {len(y)}")
+    wrong = [(pd.FACES[a], pd.FACES[b]) for a, b in zip(y, pred) if a != b]
+    print("val errors (face, read):", wrong[:40])
+    torch.onnx.export(net, torch.zeros(1, 1, pd.CROP, pd.CROP), out, dynamo=False, input_names=["cuts"],
+                      output_names=["faces", "turns"], dynamic_axes={"cuts": {0: "n"}, "faces": {0: "n"}, "turns": {0: "n"}})
+    print(f"wrote {out} after {step} steps")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", nargs="?", choices=("finder", "faces"))
+    parser.add_argument("--write-split", action="store_true", help="write the split file (once, before training)")
+    parser.add_argument("--minutes", type=float, default=9.0, help="CPU minutes of training")
+    parser.add_argument("--out")
+    parser.add_argument("--resume", action="store_true", help="go on from OUT.pt, the weights of the last run")
+    args = parser.parse_args()
+    global RESUME
+    RESUME = args.resume
+    if args.write_split:
+        split = realdice.make_split(realdice.load_photos())
+        doc = {"source": "Boggle Boards (Public Domain; BoardBoss / Roboflow): shared/data/dice/boggle-boards",
+               "rule": "photos grouped by roll (face multisets overlapping >= 0.7, Jaccard); a group goes by the "
+                       "SHA-256 of its first file name: < 0.70 train, < 0.85 val, else test "
+                       "(vision.synth.realdice.make_split)", **split}
+        realdice.SPLIT_PATH.write_text(json.dumps(doc, indent=1) + "\n")
+        print({k: len(v) for k, v in split.items()})
+    if args.what == "finder":
+        train_finder(args.minutes, args.out or str(pd.FINDER_PATH))
+    elif args.what == "faces":
+        train_faces(args.minutes, args.out or str(pd.FACES_PATH))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""Plain letter dice read from real photos: the plain part of ``tabletop bench dice``.
+
+The photos are the Boggle Boards photos (vision.synth.realdice; Public Domain), split once by roll
+into ``train`` (the networks learnt from them), ``val`` (the rounds and thresholds were chosen on
+them) and ``test`` (read only here). Per photo and per split:
+
+- the finder's recall and precision against the labelled boxes (a find is right when its centre
+  lies in a labelled box not yet taken);
+- faces right: of the labelled dice, those found and read as labelled (``?`` is not right);
+  faces unsure (reported ``?``); and faces right when the reader is given the labelled boxes
+  (the face reader alone);
+- milliseconds per read, the photo read as it is (416x416) and enlarged to 1600x1200 (1.9
+  megapixels, as a phone or the table's camera gives it), one core.
+
+Targets (issue 24): faces right >= 98 % on photos never tuned on (``test``), <= 100 ms a read
+at 1-3 megapixels.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Callable
+
+import numpy as np
+
+from tabletop.benchmarks.stats import ms_since, percentile_lower
+
+TARGETS = {"faces_right": 0.98, "ms_per_read_2mp": 100.0}
+#: the size the photos are enlarged to for the timing at camera size
+CAMERA_SIZE = (1600, 1200)
+
+
+def _matched(read_centres: list[tuple[float, float]], boxes: list[tuple[int, int, int, int]],
+             scores: list[float]) -> dict[int, int]:
+    """Labelled box -> read die: each read die, most confident first, takes the first untaken box
+    whose inside holds its centre."""
+    taken: dict[int, int] = {}
+    for k in sorted(range(len(read_centres)), key=lambda k: -scores[k]):
+        x, y = read_centres[k]
+        for i, (x0, y0, x1, y1) in enumerate(boxes):
+            if i not in taken and x0 <= x <= x1 and y0 <= y <= y1:
+                taken[i] = k
+                break
+    return taken
+
+
+def measure_photo(reader, photo, image: np.ndarray) -> dict:
+    """One photo's numbers (see the module's docstring)."""
+    import cv2
+
+    from vision.plaindice import FACES, NoDiceFound
+
+    boxes = [d.box for d in photo.dice]
+    start = time.perf_counter()
+    try:
+        read = reader.read(image)
+        dice = read.dice
+    except NoDiceFound:
+        dice = ()
+    ms = ms_since(start)
+    taken = _matched([d.centre for d in dice], boxes, [d.confidence for d in dice])
+    right = sum(dice[k].face == photo.dice[i].face for i, k in taken.items())
+    unsure = sum(dice[k].face == "?" for k in taken.values())
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    probs, _ = reader.classify(grey, [((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes])
+    on_boxes = sum(FACES[int(p.argmax())] == d.face for p, d in zip(probs, photo.dice))
+    big = cv2.resize(image, CAMERA_SIZE, interpolation=cv2.INTER_CUBIC)
+    start = time.perf_counter()
+    try:
+        reader.read(big)
+    except NoDiceFound:
+        pass
+    errors = [f"{photo.dice[i].face}->{dice[k].face}" for i, k in taken.items() if dice[k].face != photo.dice[i].face]
+    return {"photo": photo.name, "dice": len(boxes), "found": len(dice), "matched": len(taken), "right": right,
+            "unsure": unsure, "right_on_boxes": on_boxes, "ms": ms, "ms_2mp": ms_since(start), "errors": errors}
+
+
+def summary(rows: list[dict]) -> dict:
+    """A split's numbers from its photos' rows."""
+    dice = sum(r["dice"] for r in rows)
+    found = sum(r["found"] for r in rows)
+    matched = sum(r["matched"] for r in rows)
+    ms, ms2 = [r["ms"] for r in rows], [r["ms_2mp"] for r in rows]
+    return {"photos": len(rows), "dice": dice, "recall": matched / max(1, dice), "precision": matched / max(1, found),
+            "faces_right": sum(r["right"] for r in rows) / max(1, dice),
+            "faces_unsure": sum(r["unsure"] for r in rows) / max(1, dice),
+            "faces_right_on_boxes": sum(r["right_on_boxes"] for r in rows) / max(1, dice),
+            "ms_per_read": statistics.median(ms) if ms else None,
+            "ms_per_read_2mp": statistics.median(ms2) if ms2 else None,
+            "ms_per_read_2mp_p95": percentile_lower(ms2, 0.95) if ms2 else None}
+
+
+def measure(parts: tuple[str, ...], log: Callable[..., None] = print) -> dict:
+    """Per split: its summary and its photos' rows; ``{"skipped": why}`` without the photos."""
+    import cv2
+
+    from vision.plaindice import PlainDiceReader
+    from vision.synth import realdice
+
+    try:
+        photos = realdice.load_photos()
+    except FileNotFoundError as error:
+        return {"skipped": str(error)}
+    cv2.setNumThreads(1)
+    reader = PlainDiceReader()
+    out: dict = {"targets": TARGETS, "splits": {}}
+    for part in parts:
+        log(f"plain dice ({part}): reading photos ...")
+        rows = [measure_photo(reader, p, _image(p.path())) for p in realdice.photos_of(part, photos)]
+        out["splits"][part] = {"summary": summary(rows), "photos": rows}
+    return out
+
+
+def _image(path) -> np.ndarray:
+    import cv2
+
+    image = cv2.imread(str(path))
+    if image is None:
+        raise FileNotFoundError(f"{path} is no photo OpenCV can read")
+    return image
+
+
+def print_lines(result: dict, per_photo: tuple[str, ...] = ("test",)) -> None:
+    """The plain dice lines of a benchmark report: a line per split, then a line per photo of
+    the splits named in ``per_photo``."""
+    if "skipped" in result:
+        print(f"  plain dice: skipped ({result['skipped']})")
+        return
+    print("  plain dice, real photos (Boggle Boards), per split; targets on test: faces right >= 0.98, <= 100 ms at 1.9 MP")
+    print(f"    {'split':<6}{'photos':>7}{'dice':>6}{'recall':>8}{'precis.':>8}{'right':>8}{'unsure':>8}"
+          f"{'on boxes':>9}{'ms 416':>8}{'ms 1.9MP':>9}{'p95':>7}  target")
+    for part, data in result["splits"].items():
+        s = data["summary"]
+        target = ">= 0.98, <= 100 ms" if part == "test" else "(not held out)" if part == "train" else "(tuned on)"
+        print(f"    {part:<6}{s['photos']:>7}{s['dice']:>6}{s['recall']:>8.4f}{s['precision']:>8.4f}{s['faces_right']:>8.4f}"
+              f"{s['faces_unsure']:>8.4f}{s['faces_right_on_boxes']:>9.4f}{s['ms_per_read']:>8.1f}"
+              f"{s['ms_per_read_2mp']:>9.1f}{s['ms_per_read_2mp_p95']:>7.1f}  {target}")
+    for part in per_photo:
+        if part not in result["splits"]:
+            continue
+        print(f"    per photo ({part}): dice, found, right, unsure, ms at 1.9 MP, errors (labelled->read)")
+        for r in result["splits"][part]["photos"]:
+            print(f"      {r['photo'][:12]:<13}{r['dice']:>4}{r['found']:>5}{r['right']:>5}{r['unsure']:>4}"
+                  f"{r['ms_2mp']:>8.1f}  {' '.join(r['errors'])}")

@@ -1,0 +1,256 @@
+"""Plain letter dice (a Boggle-style tray) read from real photos: the split by roll is honoured,
+``score --pieces dice --plain`` prints each die and the tray's rows, the rows follow the tray when
+the photo is turned, a dice set settles M/W, a photo without dice is refused, a bad file is named."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tabletop.cli import main
+from tabletop.dicesets import parse_dice_set
+from tabletop.errors import UserError
+from vision.plaindice import FACES, NoDiceFound, PlainDiceReader, settle, tray_rows
+from vision.synth import realdice
+
+pytestmark = pytest.mark.vision
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+needs_photos = pytest.mark.skipif(not (realdice.DATA_DIR / "annotations.csv").is_file(),
+                                  reason="the Boggle Boards photos are not beside the checkout")
+
+
+@pytest.fixture(scope="module")
+def photos():
+    return realdice.load_photos()
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return PlainDiceReader()
+
+
+# ---------------------------------------------------------------- the split
+
+
+def test_the_split_file_parts_are_disjoint():
+    split = realdice.load_split()
+    parts = [set(split[p]) for p in realdice.SPLITS]
+    assert all(not (a & b) for i, a in enumerate(parts) for b in parts[i + 1:])
+    assert all(parts)
+
+
+@needs_photos
+def test_the_split_file_is_the_rule_and_keeps_each_roll_in_one_part(photos):
+    split = realdice.load_split()
+    assert split == realdice.make_split(photos)
+    part_of = {name: part for part, names in split.items() for name in names}
+    assert set(part_of) == {p.name for p in photos}
+    for group in realdice.same_roll_groups(photos):
+        assert len({part_of[name] for name in group}) == 1, group
+
+
+@needs_photos
+def test_training_never_reads_a_test_photo(monkeypatch):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import train_plain_dice
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    with pytest.raises(SystemExit):
+        train_plain_dice.load("test")
+    read: list[str] = []
+    monkeypatch.setattr(train_plain_dice.cv2, "imread", lambda path: read.append(pathlib.Path(path).name))
+    train_plain_dice.load("train")
+    train_plain_dice.load("val")
+    assert read and not set(read) & set(realdice.load_split()["test"])
+
+
+def test_same_roll_groups_link_photos_of_one_roll():
+    def photo(name, faces):
+        return realdice.LabelledPhoto(name, tuple(realdice.LabelledDie(f, (0, 0, 1, 1)) for f in faces))
+    groups = realdice.same_roll_groups([photo("a", "ABCDEFGHIJ"), photo("b", "STUVWXYZQQ"), photo("c", "ABCDEFGHIK")])
+    assert groups == [("a", "c"), ("b",)]
+
+
+# ---------------------------------------------------------------- reading a photo
+
+
+#: a validation photo of a 4x4 tray seen from above (the validation photos were tuned on; the
+#: test photos are read only by the benchmark)
+TRAY = "aeb3587a5087"
+
+
+def a_tray_photo(photos):
+    """The validation photo :data:`TRAY`."""
+    return next(p for p in realdice.photos_of("val", photos) if p.name.startswith(TRAY))
+
+
+@needs_photos
+def test_score_json_gives_each_die_and_the_trays_rows(photos, capsys):
+    photo = a_tray_photo(photos)
+    assert main(["score", str(photo.path()), "--pieces", "dice", "--plain", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["dice"]) == 16
+    for die in out["dice"]:
+        assert set(die) <= {"face", "center", "confidence", "candidates"}
+        assert die["face"] in FACES + ("?",) and 0 <= die["confidence"] <= 1
+        x, y = die["center"]
+        assert 0 <= x < 416 and 0 <= y < 416
+    assert len(out["grid"]) == 4 and all(len(row) == 4 for row in out["grid"])
+    assert sorted(f for row in out["grid"] for f in row) == sorted(d["face"] for d in out["dice"])
+    # the faces read are the labelled ones, nearly all
+    labelled = sorted(d.face for d in photo.dice)
+    read = sorted(d["face"] for d in out["dice"])
+    assert sum(min(labelled.count(f), read.count(f)) for f in set(labelled)) >= 14
+
+
+@needs_photos
+@pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE])
+def test_the_rows_follow_the_tray_when_the_photo_is_turned(photos, reader, turn):
+    """The rows of a turned photo hold the same dice as the photo's rows, turned: the grid is the
+    tray's, however the camera looked at it (the quarter turn of the whole grid is the letters'
+    upright when most of them share one, else the photo's top)."""
+    photo = a_tray_photo(photos)
+    image = cv2.imread(str(photo.path()))
+    h, w = image.shape[:2]
+    read, turned = reader.read(image), reader.read(cv2.rotate(image, turn))
+    assert read.grid is not None and turned.grid is not None
+    back = {cv2.ROTATE_90_CLOCKWISE: lambda x, y: (y, h - 1 - x), cv2.ROTATE_180: lambda x, y: (w - 1 - x, h - 1 - y),
+            cv2.ROTATE_90_COUNTERCLOCKWISE: lambda x, y: (w - 1 - y, x)}[turn]
+    centres = np.array([d.centre for d in read.dice])
+
+    def which(die):             # the die of the first read at the turned read's die's place
+        return int(np.argmin(np.linalg.norm(centres - np.array(back(*die.centre)), axis=1)))
+    first = np.array(_indices(read))
+    second = np.array([[which(turned.dice[i]) for i in row] for row in _indices(turned)])
+    assert any(np.array_equal(np.rot90(first, k), second) for k in range(4))
+
+
+def _indices(read):
+    """The read's grid as indices of its dice."""
+    grid = tray_rows([d.centre for d in read.dice], 0)
+    assert grid is not None
+    return grid
+
+
+@needs_photos
+def test_the_labelled_reader_still_reads_its_own_labels_by_default(photos, capsys):
+    """--pieces dice without --plain or --dice is the printed-label reader, as before."""
+    photo = a_tray_photo(photos)
+    assert main(["score", str(photo.path()), "--pieces", "dice", "--json"]) == 3
+    assert "dice seen" in capsys.readouterr().err
+
+
+def test_a_photo_without_dice_is_refused(tmp_path, capsys):
+    rng = np.random.default_rng(1)
+    table = np.clip(rng.normal(120, 12, (600, 800, 3)) + np.array([10, 60, 110]), 0, 255).astype(np.uint8)
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), cv2.GaussianBlur(table, (0, 0), 3))
+    assert main(["score", str(path), "--pieces", "dice", "--plain"]) == 3
+    assert "no dice found" in capsys.readouterr().err
+    with pytest.raises(NoDiceFound):
+        PlainDiceReader().read(np.full((300, 400), 90, np.uint8))
+
+
+@pytest.mark.parametrize("content", [b"", b"\xff\xd8\xff\xe0 not really a jpeg", b"hello"])
+def test_a_corrupt_photo_gets_a_clear_error(tmp_path, capsys, content):
+    path = tmp_path / "dice.jpg"
+    path.write_bytes(content)
+    assert main(["score", str(path), "--pieces", "dice", "--plain"]) in (2, 3)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.startswith("tabletop score:") and "dice.jpg" in err
+
+
+@pytest.mark.parametrize("text, message", [
+    ("dice = [", "not a TOML file"),
+    ("name = 'box'", "has no dice"),
+    ('dice = ["A A E E G"]', "die 1 has 5 faces, not 6"),
+    ("dice = [3]", "die 1 must be a text"),
+])
+def test_a_bad_dice_set_gets_a_clear_error(tmp_path, capsys, text, message):
+    box = tmp_path / "box.toml"
+    box.write_text(text)
+    photo = tmp_path / "p.png"
+    cv2.imwrite(str(photo), np.zeros((40, 40, 3), np.uint8))
+    assert main(["score", str(photo), "--pieces", "dice", "--dice", str(box)]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_the_shipped_dice_set_reads():
+    from tabletop.dicesets import load_dice_set
+
+    dice = load_dice_set(ROOT / "examples" / "dice" / "classic-16.toml")
+    assert len(dice) == 16 and all(len(d) == 6 for d in dice)
+    assert all(face in FACES for die in dice for face in die)
+
+
+# ---------------------------------------------------------------- settling and ordering
+
+
+def probabilities(**faces: float) -> np.ndarray:
+    p = np.full(len(FACES), 1e-4)
+    for face, value in faces.items():
+        p[FACES.index(face)] = value
+    return p / p.sum()
+
+
+def test_a_dice_set_settles_m_and_w():
+    """An M read as a W (the bar hidden) is an M when the only W is on a die already taken."""
+    box = parse_dice_set('dice = ["A B C D E M", "W X Y Z A B"]')
+    probs = np.stack([probabilities(W=0.55, M=0.45), probabilities(W=0.9)])
+    assert [s[0] for s in settle(probs, box) if s] == ["M", "W"]
+    # without the second die's W, both could be the box's only M: the likelier one takes it
+    assert [s[0] if s else None for s in settle(probs, box[:1])] == ["M", None]
+
+
+@needs_photos
+def test_reading_with_the_dice_set_keeps_faces_the_set_allows(photos, reader):
+    photo = a_tray_photo(photos)
+    image = cv2.imread(str(photo.path()))
+    faces = [d.face for d in photo.dice]
+    box = tuple((face, "A", "B", "C", "D", "E") for face in faces)       # a box made of this roll's faces
+    read = reader.read(image, box)
+    assert sorted(d.face for d in read.dice) == sorted(faces)
+
+
+def test_unsure_faces_are_reported_not_guessed(reader, monkeypatch):
+    image = np.full((200, 200, 3), 120, np.uint8)
+    monkeypatch.setattr(reader, "find", lambda _: [(50.0, 50.0, 30.0, 30.0, 0.9)])
+    monkeypatch.setattr(reader, "classify", lambda *_: (probabilities(M=0.25, W=0.24, A=0.2, E=0.2, O=0.1)[None], np.full((1, 4), 0.25)))
+    die = reader.read(image).dice[0]
+    assert die.face == "?" and die.candidates == ("M", "W")
+    assert die.to_json()["candidates"] == ["M", "W"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.integers(2, 6), cols=st.integers(2, 6), tilt=st.floats(-30, 30), quarter=st.integers(0, 3),
+       seed=st.integers(0, 1000))
+def test_tray_rows_are_the_same_however_the_tray_lies(rows, cols, tilt, quarter, seed):
+    """A tray at any angle, its letters turned as the tray is: the rows come out the same."""
+    rng = np.random.default_rng(seed)
+    names = [(r, c) for r in range(rows) for c in range(cols)]
+    order = rng.permutation(len(names))
+    angle = np.deg2rad(tilt + 90 * quarter)
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    centres = [tuple(rot @ (np.array([names[i][1], names[i][0]], float) * 40 + rng.normal(0, 2, 2)) + 300)
+               for i in order]
+    grid = tray_rows(centres, quarter)
+    assert grid is not None
+    assert [[names[order[i]] for i in row] for row in grid] == [[(r, c) for c in range(cols)] for r in range(rows)]
+
+
+def test_no_grid_for_dice_that_fill_no_grid():
+    assert tray_rows([(0, 0), (10, 0), (0, 10)], 0) is None
+    assert tray_rows([(0, 0), (10, 0), (0, 10), (10, 10), (50, 50)], None) is None
+
+
+def test_parse_dice_set_errors_are_user_errors():
+    with pytest.raises(UserError, match="die 2 has 7 faces"):
+        parse_dice_set('dice = ["AAEEGN", "A B C D E F G"]', "box.toml")

@@ -1,0 +1,405 @@
+"""Reading plain letter dice (a family's box, a Boggle-style tray) from a photo: each die's face,
+its centre, and the tray's rows.
+
+Two small networks, trained by ``scripts/train_plain_dice.py`` on real photos (the Boggle Boards
+photos, Public Domain: vision/models/NOTICE) and run by OpenCV's ``dnn``:
+
+* the *finder* (``plaindice-finder.onnx``) sees the photo stretched to :data:`FIND_SIDE` square
+  and gives, every :data:`STRIDE` pixels, how likely a die's top face is centred there and the
+  face's size; the peaks are the dice;
+* the *reader* (``plaindice-faces.onnx``) sees each die's face cut from the full photo (its box
+  and a margin, stretched to :data:`CROP` square, grey, evened out) and gives a probability for
+  each of :data:`FACES`, in any rotation (it was trained on faces turned every way), and the
+  face's quarter turn (0, 90, 180, 270 degrees clockwise from upright).
+
+A dice set (each die's six faces) settles what one face cannot: the dice are matched to the set's
+dice (each die once) so that the faces read are the likeliest the set allows; an M with no W in
+the set stays an M. Without a set, a face whose best reading is not clearly ahead of the next is
+reported unsure (``?``) rather than guessed. :func:`tray_rows` orders the dice of a tray in rows,
+read upright when most dice agree on their quarter turn (:func:`upright_turn`), else as the photo
+shows them (shaken dice lie turned every way in their cells: then no side of the tray is its top).
+"""
+
+from __future__ import annotations
+
+import pathlib
+import threading
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.errors import ModelMissing, VisionError
+
+#: the faces the reader tells apart (upper case as printed; ``*`` the wild face)
+FACES = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + ("QU", "AN", "IN", "ER", "TH", "HE", "*")
+#: the finder sees the photo stretched to this square (the training photos are 416x416 stretched)
+FIND_SIDE = 384
+#: the finder's map has a cell every STRIDE pixels of its input
+STRIDE = 4
+#: the reader's input: a CROP x CROP grey cut of one face
+CROP = 32
+#: the cut is the die's box grown by this factor (a margin round the face)
+MARGIN = 1.2
+#: the finder's size outputs are the box's sides in pixels of its input divided by this
+SIZE_UNIT = 32.0
+MODELS = pathlib.Path(__file__).resolve().parent / "models"
+FINDER_PATH = MODELS / "plaindice-finder.onnx"
+FACES_PATH = MODELS / "plaindice-faces.onnx"
+
+
+class NoDiceFound(VisionError):
+    """The finder saw no die in the photo."""
+
+    def __init__(self) -> None:
+        super().__init__("no dice found in the photo: are the dice in the picture, lit and in focus?")
+
+
+def finder_input(image: np.ndarray) -> np.ndarray:
+    """A BGR photo as the finder's input: (3, FIND_SIDE, FIND_SIDE) float32 in 0..1.
+
+    >>> finder_input(np.zeros((30, 40, 3), np.uint8)).shape
+    (3, 384, 384)
+    """
+    small = cv2.resize(image, (FIND_SIDE, FIND_SIDE), interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(small.transpose(2, 0, 1), np.float32) / 255.0
+
+
+def face_cut(grey: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
+             angle: float = 0.0) -> np.ndarray:
+    """One face as the reader sees it: the box of ``size`` (w, h) round ``centre``, grown by
+    :data:`MARGIN`, stretched to CROP x CROP (turned ``angle`` degrees, for training), its light
+    evened (zero mean, unit spread).
+
+    >>> cut = face_cut(np.full((50, 50), 200, np.uint8), (25, 25), (20, 20))
+    >>> cut.shape, float(abs(cut).max())
+    ((32, 32), 0.0)
+    """
+    sx, sy = size[0] * MARGIN / CROP, size[1] * MARGIN / CROP
+    t = np.deg2rad(angle)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    a = np.diag([sx, sy]) @ rot                      # from the cut's pixels (centred) to the photo's
+    offset = np.array(centre) - a @ np.array([(CROP - 1) / 2, (CROP - 1) / 2])
+    matrix = np.hstack([a, offset[:, None]]).astype(np.float64)
+    cut = cv2.warpAffine(grey, matrix, (CROP, CROP), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                         borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    cut -= cut.mean()
+    spread = float(cut.std())
+    return cut / spread if spread > 2.0 else cut * 0.0
+
+
+def peaks(heat: np.ndarray, threshold: float) -> list[tuple[int, int]]:
+    """The (row, col) cells of ``heat`` at least ``threshold`` and highest in their 3x3.
+
+    >>> h = np.zeros((5, 5), np.float32); h[1, 1] = 0.9; h[1, 2] = 0.5; h[3, 3] = 0.6
+    >>> peaks(h, 0.4)
+    [(1, 1), (3, 3)]
+    """
+    top = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    rows, cols = np.nonzero((heat >= threshold) & (heat >= top))
+    return [(int(r), int(c)) for r, c in zip(rows, cols)]
+
+
+@dataclass(frozen=True)
+class ReadDie:
+    """One die as read: its face (``?`` when unsure, with ``candidates``), where it lies (its
+    centre and box in the photo's pixels), the probability of the face, and its quarter turn
+    (0-3, clockwise, of the letter from upright in the photo)."""
+
+    face: str
+    centre: tuple[float, float]
+    confidence: float
+    turn: int
+    size: tuple[float, float]
+    candidates: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        """``{"face", "center", "confidence"}`` (and ``"candidates"`` when unsure).
+
+        >>> ReadDie("QU", (10.04, 20.0), 0.98765, 0, (9.0, 9.0)).to_json()
+        {'face': 'QU', 'center': [10.0, 20.0], 'confidence': 0.988}
+        """
+        out: dict = {"face": self.face, "center": [round(self.centre[0], 1), round(self.centre[1], 1)],
+                     "confidence": round(self.confidence, 3)}
+        if self.candidates:
+            out["candidates"] = list(self.candidates)
+        return out
+
+
+@dataclass(frozen=True)
+class PlainRead:
+    """The dice of one photo, and the tray's rows read upright when they lie in a full grid."""
+
+    dice: tuple[ReadDie, ...]
+    grid: tuple[tuple[str, ...], ...] | None = None
+    timings: dict = field(default_factory=dict, compare=False)
+
+    def to_json(self) -> dict:
+        """``{"dice": [...]}`` and, for a tray, ``"grid"``: its rows read upright as the word
+        grid's ``tray`` event takes them, a row one string (``"ABCD"``), or a list of its faces when
+        one has two letters (``["N", "I", "QU", "D"]``).
+
+        >>> PlainRead((ReadDie("A", (1.0, 2.0), 0.9, 0, (5.0, 5.0)),), (("A",),)).to_json()
+        {'dice': [{'face': 'A', 'center': [1.0, 2.0], 'confidence': 0.9}], 'grid': ['A']}
+        """
+        out: dict = {"dice": [d.to_json() for d in self.dice]}
+        if self.grid is not None:
+            out["grid"] = [list(row) if any(len(f) > 1 for f in row) else "".join(row) for row in self.grid]
+        return out
+
+
+def _net(path: pathlib.Path) -> cv2.dnn.Net:
+    if not path.is_file():
+        raise ModelMissing(f"no plain dice model at {path}: run scripts/train_plain_dice.py")
+    try:
+        return cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error as error:
+        raise ModelMissing(f"{path} is not a model OpenCV can run ({error.msg.strip()})") from error
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(1, keepdims=True)
+
+
+def settle(probs: np.ndarray, dice_set: tuple[tuple[str, ...], ...]) -> list[tuple[str, float] | None]:
+    """Each read die's face as the set allows: the dice matched one to one to the set's dice
+    (the match that makes the faces read likeliest), each showing its die's likeliest face, its
+    confidence the probability of that face among the die's faces.
+    ``None`` for a die left over (more dice seen than the set has).
+
+    >>> p = np.zeros((2, len(FACES))); p[0, FACES.index("M")] = 0.6; p[0, FACES.index("W")] = 0.4
+    >>> p[1, FACES.index("W")] = 0.9
+    >>> settle(p, (("W", "A"), ("M", "B")))
+    [('M', 1.0), ('W', 1.0)]
+    """
+    from scipy.optimize import linear_sum_assignment
+
+    index = [[FACES.index(f) for f in set(die) if f in FACES] for die in dice_set]
+    best = np.stack([probs[:, ix].max(1) if ix else np.zeros(len(probs)) for ix in index], 1)
+    rows, cols = linear_sum_assignment(-np.log(best + 1e-9))
+    out: list[tuple[str, float] | None] = [None] * len(probs)
+    for r, c in zip(rows, cols):
+        ix = index[c]
+        k = ix[int(np.argmax(probs[r, ix]))]
+        total = float(probs[r, ix].sum())
+        out[r] = (FACES[k], float(probs[r, k]) / max(total, 1e-9) if total > 0 else 0.0)
+    return out
+
+
+class PlainDiceReader:
+    """Reads plain letter dice from photos with the shipped networks.
+
+    ``threshold`` is the finder's least peak for a die; ``unsure`` the least probability of a face
+    read without a dice set (below it the die is reported as ``?``).
+    """
+
+    def __init__(self, finder: pathlib.Path = FINDER_PATH, faces: pathlib.Path = FACES_PATH,
+                 threshold: float = 0.3, unsure: float = 0.3):
+        self.finder, self.faces = _net(finder), _net(faces)
+        self.threshold, self.unsure = threshold, unsure
+        self._lock = threading.Lock()
+
+    def find(self, image: np.ndarray) -> list[tuple[float, float, float, float, float]]:
+        """The dice's (cx, cy, w, h, score) in the photo's pixels."""
+        h, w = image.shape[:2]
+        with self._lock:
+            self.finder.setInput(finder_input(image)[None])
+            maps = np.asarray(self.finder.forward())[0]
+        fx, fy = w / FIND_SIDE, h / FIND_SIDE
+        return [((c + 0.5) * STRIDE * fx, (r + 0.5) * STRIDE * fy, float(maps[1, r, c]) * SIZE_UNIT * fx,
+                 float(maps[2, r, c]) * SIZE_UNIT * fy, float(maps[0, r, c]))
+                for r, c in peaks(maps[0], self.threshold)]
+
+    def classify(self, grey: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> tuple[np.ndarray, np.ndarray]:
+        """(face probabilities (N, len(FACES)), quarter turn probabilities (N, 4)) of the boxes (cx, cy, w, h)."""
+        if not boxes:
+            return np.zeros((0, len(FACES))), np.zeros((0, 4))
+        cuts = np.stack([face_cut(grey, (cx, cy), (w, h)) for cx, cy, w, h in boxes])[:, None]
+        with self._lock:
+            self.faces.setInput(np.ascontiguousarray(cuts, np.float32))
+            faces, turns = self.faces.forward(["faces", "turns"])
+        return _softmax(np.asarray(faces, np.float64)), _softmax(np.asarray(turns, np.float64))
+
+    def read(self, image: np.ndarray, dice_set: tuple[tuple[str, ...], ...] | None = None) -> PlainRead:
+        """The dice in ``image`` (BGR or grey), their faces (settled by ``dice_set`` when given)
+        and, when they lie in a full grid, the tray's rows read upright.
+
+        Raises :class:`NoDiceFound` when no die is seen, :class:`BadImage` for no image.
+        """
+        import time
+
+        from vision.dice import as_grey
+
+        started = time.perf_counter()
+        grey = as_grey(image)
+        colour = cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR) if image.ndim == 2 else image[..., :3]
+        found = keep_tray(self.find(np.ascontiguousarray(colour)))
+        found_at = time.perf_counter()
+        if not found:
+            raise NoDiceFound()
+        probs, turns = self.classify(grey, [f[:4] for f in found])
+        settled = settle(probs, dice_set) if dice_set else None
+        dice = []
+        for k, (cx, cy, w, h, _) in enumerate(found):
+            order = np.argsort(-probs[k])
+            top = float(probs[k, order[0]])
+            if settled is not None:
+                pick = settled[k]
+                face, sure = pick if pick is not None else ("?", 0.0)
+                unsure: tuple[str, ...] = () if pick is not None else (FACES[order[0]],)
+            elif top < self.unsure:
+                face, sure, unsure = "?", top, (FACES[order[0]], FACES[order[1]])
+            else:
+                face, sure, unsure = FACES[order[0]], top, ()
+            dice.append(ReadDie(face, (cx, cy), sure, int(turns[k].argmax()), (w, h), unsure))
+        grid = tray_rows([d.centre for d in dice], upright_turn(turns))
+        faces = tuple(tuple(dice[i].face for i in row) for row in grid) if grid is not None else None
+        done = time.perf_counter()
+        return PlainRead(tuple(dice), faces, {"find_ms": (found_at - started) * 1000, "ms": (done - started) * 1000})
+
+
+def keep_tray(found: list[tuple[float, float, float, float, float]]) -> list[tuple[float, float, float, float, float]]:
+    """The finds that are dice: of two on one face (centres closer than 0.4 of its size) the
+    likelier; and when most finds touch one another (a tray: centres within 1.6 faces), only
+    those (the rest are a cloth's pattern, a box's print).
+
+    >>> keep_tray([(0, 0, 10, 10, 0.9), (2, 0, 10, 10, 0.5), (12, 0, 10, 10, 0.8), (24, 0, 10, 10, 0.8),
+    ...            (100, 100, 10, 10, 0.4)])
+    [(0, 0, 10, 10, 0.9), (12, 0, 10, 10, 0.8), (24, 0, 10, 10, 0.8)]
+    """
+    kept: list[tuple[float, float, float, float, float]] = []
+    for f in sorted(found, key=lambda f: -f[4]):
+        if all(np.hypot(f[0] - k[0], f[1] - k[1]) > 0.4 * max(k[2], k[3]) for k in kept):
+            kept.append(f)
+    if len(kept) < 4:
+        return kept
+    pts = np.array([k[:2] for k in kept])
+    size = np.array([max(k[2], k[3]) for k in kept])
+    near = np.linalg.norm(pts[:, None] - pts[None], axis=2) < 0.8 * (size[:, None] + size[None])
+    group = -np.ones(len(kept), int)
+    for start in range(len(kept)):
+        if group[start] >= 0:
+            continue
+        group[start], todo = start, [start]
+        while todo:
+            for j in np.flatnonzero(near[todo.pop()] & (group < 0)):
+                group[j] = start
+                todo.append(int(j))
+    largest = np.bincount(group).argmax()
+    if np.sum(group == largest) * 2 < len(kept):
+        return kept
+    return [k for k, g in zip(kept, group) if g == largest]
+
+
+def upright_turn(turn_probs: np.ndarray) -> int | None:
+    """The quarter turn the tray's letters share, from each die's turn probabilities (N, 4): the
+    turn with the most probability, when it has at least 40 % of it and half as much again as the
+    next; else ``None`` (the dice lie turned every way, as shaken dice do in their cells, and no
+    side of the tray is its top).
+
+    >>> upright_turn(np.array([[0.9, 0.1, 0, 0], [0.8, 0, 0.2, 0], [0.1, 0.7, 0.1, 0.1]]))
+    0
+    >>> upright_turn(np.array([[0.9, 0.1, 0, 0], [0, 0.9, 0.1, 0]])) is None
+    True
+    """
+    if len(turn_probs) == 0:
+        return None
+    votes = np.asarray(turn_probs, np.float64).sum(0)
+    order = np.argsort(-votes)
+    if votes[order[0]] >= 0.4 * votes.sum() and votes[order[0]] >= 1.5 * votes[order[1]]:
+        return int(order[0])
+    return None
+
+
+def tray_rows(centres: list[tuple[float, float]], turn: int | None) -> list[list[int]] | None:
+    """The dice (indices) in rows when they fill a grid of at least 2x2; else ``None``.
+
+    The grid's axes are the commonest direction between neighbours (modulo a quarter turn); its
+    rows and columns are the gaps along them. The rows are read so that letters turned ``turn``
+    quarter turns clockwise stand upright (``None``: as the photo shows them, its top the top).
+
+    >>> tray_rows([(0, 0), (10, 0), (0, 10), (10, 10)], 0)
+    [[0, 1], [2, 3]]
+    >>> tray_rows([(0, 0), (10, 0), (0, 10), (10, 10)], 1)
+    [[1, 3], [0, 2]]
+    """
+    n = len(centres)
+    if n < 4:
+        return None
+    pts = np.asarray(centres, np.float64)
+    axes = _lattice_axes(pts)
+    if axes is None:
+        return None
+    coords = pts @ np.linalg.inv(axes).T                     # along the rows, along the columns
+    dist = np.linalg.norm(pts[:, None] - pts[None], axis=2) + np.eye(n) * 1e12
+    step = float(np.median(dist.min(1)))
+    lengths = np.linalg.norm(axes, axis=0)
+    cols, rows = _bands(coords[:, 0], step / lengths[0]), _bands(coords[:, 1], step / lengths[1])
+    ncols, nrows = int(cols.max()) + 1, int(rows.max()) + 1
+    if ncols < 2 or nrows < 2 or ncols * nrows != n:
+        return None
+    grid = np.full((nrows, ncols), -1)
+    for i, (r, col) in enumerate(zip(rows, cols)):
+        if grid[r, col] != -1:
+            return None
+        grid[r, col] = i
+    return np.rot90(grid, turn or 0).tolist()
+
+
+def _lattice_axes(pts: np.ndarray) -> np.ndarray | None:
+    """The grid's two directions (unit columns of a 2x2 matrix: along a row, pointing right; along
+    a column, pointing down), from the directions between neighbouring dice. They need not be
+    square to each other: a tray seen at a slant, or a photo stretched, shears the grid."""
+    n = len(pts)
+    dist = np.linalg.norm(pts[:, None] - pts[None], axis=2) + np.eye(n) * 1e12
+    angle = np.mod(np.degrees(np.arctan2(pts[None, :, 1] - pts[:, None, 1], pts[None, :, 0] - pts[:, None, 0])), 180.0)
+    first = _peak(angle[np.arange(n), dist.argmin(1)])          # each die's nearest neighbour
+    off = np.abs((angle - first + 90) % 180 - 90) > 35           # the nearest neighbour along the other axis
+    other = np.where(off, dist, np.inf).argmin(1)
+    if not off.any():
+        return None
+    second = _peak(angle[np.arange(n), other][off[np.arange(n), other]])
+    directions = [np.array([np.cos(np.radians(t)), np.sin(np.radians(t))]) for t in (first, second)]
+    along_row, along_col = sorted(directions, key=lambda d: -abs(d[0]))
+    along_row = along_row if along_row[0] >= 0 else -along_row
+    along_col = along_col if along_col[1] >= 0 else -along_col
+    return np.stack([along_row, along_col], 1)
+
+
+def _peak(angles: np.ndarray) -> float:
+    """The commonest of ``angles`` (degrees, modulo 180), averaged round its mode.
+
+    >>> round(_peak(np.array([1.0, 179.0, 2.0, 90.0])), 1)
+    0.7
+    """
+    hist = np.bincount(np.round(angles).astype(int) % 180, minlength=180).astype(np.float64)
+    mode = int(np.argmax(np.convolve(np.concatenate([hist[-5:], hist, hist[:5]]), np.ones(11), "valid")))
+    close = angles[np.abs((angles - mode + 90) % 180 - 90) < 12]
+    doubled = np.radians(2 * close)
+    return float(np.degrees(np.arctan2(np.sin(doubled).mean(), np.cos(doubled).mean()) / 2)) % 180
+
+
+def _bands(values: np.ndarray, step: float) -> np.ndarray:
+    """Each value's band (0, 1, ...) along one axis: a new band wherever sorted values jump by
+    more than half the dice's spacing."""
+    order = np.argsort(values)
+    band = np.zeros(len(values), int)
+    current = 0
+    for prev, nxt in zip(order[:-1], order[1:]):
+        if values[nxt] - values[prev] > 0.5 * step:
+            current += 1
+        band[nxt] = current
+    return band
+
+
+_DEFAULT: PlainDiceReader | None = None
+
+
+def default_reader() -> PlainDiceReader:
+    """The shipped networks, loaded once."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = PlainDiceReader()
+    return _DEFAULT
