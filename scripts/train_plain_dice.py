@@ -65,6 +65,19 @@ class Budget:
         return f"{time.process_time() - self.cpu0:.0f} s CPU, {time.time() - self.wall0:.0f} s"
 
 
+def descend(opt, loss, clock: Budget, step: int, top: float = 2e-3) -> None:
+    """One step down ``loss`` at the learning rate of a cosine schedule over the time budget
+    (``top`` at the start, 0 when the time is up); every 100 steps, a line of progress."""
+    lr = top * 0.5 * (1 + np.cos(np.pi * clock.share()))
+    for group in opt.param_groups:
+        group["lr"] = lr
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if step % 100 == 0:
+        print(f"step {step} loss {loss.item():.3f} lr {lr:.5f} ({clock})", flush=True)
+
+
 def resume(net, out: str) -> None:
     """Go on from the weights of an earlier run (``OUT.pt``) when ``--resume`` asks."""
     import torch
@@ -215,15 +228,8 @@ def train_finder(minutes: float, out: str, seed: int = 1) -> None:
         picks = rng.integers(len(train), size=batch)
         xs, ts = zip(*(finder_sample(train[i][0], boxes[i], rng) for i in picks))
         loss = finder_loss(net(torch.from_numpy(np.stack(xs))), torch.from_numpy(np.stack(ts)))
-        lr = 2e-3 * 0.5 * (1 + np.cos(np.pi * clock.share()))
-        for g in opt.param_groups:
-            g["lr"] = lr
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
         step += 1
-        if step % 100 == 0:
-            print(f"step {step} loss {loss.item():.3f} lr {lr:.5f} ({clock})", flush=True)
+        descend(opt, loss, clock, step)
     net.eval()
     torch.save(net.state_dict(), out + ".pt")
     evaluate_finder(net, val)
@@ -374,15 +380,8 @@ def train_faces(minutes: float, out: str, seed: int = 2) -> None:
         face_logits, _ = net(torch.from_numpy(x[:, None]))
         s_face, s_turn = net(torch.from_numpy(sx[:, None]))
         loss = ce(face_logits, torch.from_numpy(y)) + 0.3 * ce(s_face, torch.from_numpy(sy)) + ce(s_turn, torch.from_numpy(st))
-        lr = 2e-3 * 0.5 * (1 + np.cos(np.pi * clock.share()))
-        for g in opt.param_groups:
-            g["lr"] = lr
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
         step += 1
-        if step % 100 == 0:
-            print(f"step {step} loss {loss.item():.3f} lr {lr:.5f} ({clock})", flush=True)
+        descend(opt, loss, clock, step)
     net.eval()
     torch.save(net.state_dict(), out + ".pt")
     with torch.no_grad():

@@ -60,6 +60,17 @@ def settled(page, events):
     return page.content().upper()
 
 
+def player_and_rival(session):
+    """Whose turn it is, and the other player (a two-player game)."""
+    player = session.game.whose_turn()
+    return player, next(p for p in session.setup.players if p != player)
+
+
+def close(*pages):
+    for page in pages:
+        page.context.close()
+
+
 def assert_hidden(board, rival, secrets, events):
     for page in (board, rival):
         html = settled(page, events)
@@ -86,8 +97,7 @@ def test_letter_dice_sealed_words_and_their_refusals(serve, browser):
         assert "CRANES" in ann.inner_text("#private") and "CAT" in ann.inner_text("#mywords")
         assert_hidden(board, ben, ["CRANES", ">CAT<", " CAT "], session.view()["events"])
     finally:
-        for page in (board, ann, ben):
-            page.context.close()
+        close(board, ann, ben)
 
 
 def test_word_grid_sealed_words(serve, browser):
@@ -102,14 +112,12 @@ def test_word_grid_sealed_words(serve, browser):
         ann.wait_for_selector("#found:has-text('APRON')")
         assert_hidden(board, ben, ["SOAP", "APRON"], session.view()["events"])
     finally:
-        for page in (board, ann, ben):
-            page.context.close()
+        close(board, ann, ben)
 
 
 def test_questique_rack(serve, browser):
     session, server = serve("questique", ("Ann", "Ben"), board="questique", pieces="virtual")
-    player = session.game.whose_turn()
-    rival = next(p for p in ("Ann", "Ben") if p != player)
+    player, rival = player_and_rival(session)
     rack = session.game.supply.racks[player]
     board, mine, theirs = open_pages(browser, server, session, player, rival)
     try:
@@ -121,14 +129,12 @@ def test_questique_rack(serve, browser):
         assert_hidden(board, theirs, [" ".join(rack)], session.view()["events"])
         assert theirs.locator("#rack span[data-tile]").count() == len(session.game.supply.racks[rival])
     finally:
-        for page in (board, mine, theirs):
-            page.context.close()
+        close(board, mine, theirs)
 
 
 def test_sequence_letters_hand_of_cards(serve, browser):
     session, server = serve("sequence-letters", ("Ann", "Ben"), board="sequence-letters", pieces="virtual")
-    player = session.game.whose_turn()
-    rival = next(p for p in ("Ann", "Ben") if p != player)
+    player, rival = player_and_rival(session)
     hand = " ".join(session.game.hands[player])
     missing = next(c for c in "ABCDEFGHIJKLMNOPRSTUVW" if c not in session.game.hands[player])
     square = next((r, c) for r, row in enumerate(session.board.layers["letters"]) for c, ch in enumerate(row)
@@ -140,5 +146,4 @@ def test_sequence_letters_hand_of_cards(serve, browser):
         mine.wait_for_selector(f"#private li:has-text('{hand}')")
         assert_hidden(board, theirs, [f"{player}'s cards: {hand}"], session.view()["events"])
     finally:
-        for page in (board, mine, theirs):
-            page.context.close()
+        close(board, mine, theirs)
