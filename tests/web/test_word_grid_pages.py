@@ -50,6 +50,7 @@ def test_a_whole_round_on_phones(grid_table, browser):
         host.fill("#raw", json.dumps({"type": "tray", "grid": TRAY}))
         host.click("#send")
         host.wait_for_selector("#msg:has-text('the 4x4 tray is ready')")
+        host.wait_for_selector("#actions button[data-key='end-round']")   # the console's next refresh offers it
         assert host.locator("#actions button[data-key='end-round']").count() == 1
         board.wait_for_selector("#tray:not([hidden])")
         assert board.locator("#tray .die").count() == 16 and board.locator("#tray .die.two").inner_text() == "QU"
