@@ -147,7 +147,7 @@ class TrayCameraInput(CameraFeed):
             watch.forget()
             self._say(problem)
             return []
-        grid = tuple(tuple(row) for row in read.grid)
+        grid = tuple(tuple(row) for row in read.grid or ())
         if not watch.agrees(grid, t):
             self._say("reading the tray")
             return []
