@@ -77,22 +77,27 @@ def box_dice(path: str, game_id: str, setup) -> tuple[tuple[str, ...], ...]:
     from tabletop import pieces
     from tabletop.dicesets import load_dice_set
 
+    from tabletop.games import games
+
     kind = pieces.of_game(game_id)
-    if kind is None or kind.name != "plain-dice":
-        readers = ", ".join(g for g in _games_reading("plain-dice"))
+    if kind is None or kind.name not in PLAIN_DICE_KINDS:
+        readers = ", ".join(g.game_id for g in games() if g.pieces in PLAIN_DICE_KINDS)
         raise UserError(f"--dice names the box's plain letter dice, which the camera reads in {readers}, "
                         f"not in {game_id}")
     dice = load_dice_set(path)
-    size = int(setup.option("size", 4))
-    if len(dice) < size * size:
-        raise UserError(f"{path} has {len(dice)} dice, and a {size}x{size} tray needs {size * size}")
+    if kind.name == "plain-dice":
+        size = int(setup.option("size", 4))
+        if len(dice) < size * size:
+            raise UserError(f"{path} has {len(dice)} dice, and a {size}x{size} tray needs {size * size}")
+    elif len(dice) > MOST_LETTER_DICE:
+        raise UserError(f"{path} has {len(dice)} dice, and letter dice roll at most {MOST_LETTER_DICE}")
     return dice
 
 
-def _games_reading(kind_name: str) -> list[str]:
-    from tabletop.games import games
-
-    return [g.game_id for g in games() if g.pieces == kind_name]
+#: the kinds of piece whose camera reads plain dice with ``--dice`` (letter dice in their plain mode)
+PLAIN_DICE_KINDS = ("dice", "plain-dice")
+#: the most dice a letter-dice roll shows (rules.letter_dice)
+MOST_LETTER_DICE = 20
 
 
 def set_up_options(pairs: list[str]) -> dict:
@@ -165,8 +170,8 @@ def _arguments(parser) -> None:
     parser.add_argument("--pieces", choices=("physical", "virtual"),
                         help="play with the real cards, tiles and dice (default) or the table's own from the seed")
     parser.add_argument("--dice", metavar="SET.toml",
-                        help="word-grid with a camera: the box's own plain letter dice, each die's six faces "
-                             "(examples/dice/classic-16.toml), for the camera's dice reader")
+                        help="word-grid or letter-dice with a camera: the box's own plain letter dice, each die's "
+                             "six faces (examples/dice/classic-16.toml), read by the camera instead of printed labels")
     parser.add_argument("--option", action="append", metavar="KEY=VALUE",
                         help="a set-up field of the game's record (docs/games/), e.g. first=Ben, "
                              "'targets={\"Ben\": 3}'; may be repeated")

@@ -1,7 +1,8 @@
-"""The word grid's tray read by the camera: two steady reads of the same full grid become the
-round's ``tray`` event (never one frame alone, never moving dice), a grid with an unsure face or
+"""Plain letter dice read by the camera: two steady reads of the same full grid become the word
+grid's ``tray`` event (never one frame alone, never moving dice), a grid with an unsure face or
 of the wrong size is reported to the host and not played, ``play --dice`` refuses a bad file
-before anything is journaled, and the real reader turns a real tray photo into the tray."""
+before anything is journaled, the real reader turns a real tray photo into the tray; letter dice
+rolled from the box (``play letter-dice --dice``) become the ``roll`` event the same way."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from rules.game import GameSetup
 from rules.lexicon import Lexicon
 from tabletop import pieces
 from tabletop.session import Journal, Session, SimClock
-from tabletop.session.devices.tray_input import TrayCameraInput
+from tabletop.session.devices.tray_input import PlainRollInput, TrayCameraInput
 from vision.plaindice import NoDiceFound, PlainRead, ReadDie
 
 GRID = ("TAPE", "SORL", "NIXU", "EDCH")
@@ -120,7 +121,7 @@ def test_the_last_rounds_tray_still_lying_there_is_not_the_next(session):
     assert len(watch(session, feed, [STILL] * 8)) == 1
     session.submit({"type": "end_round"}, source="host")
     assert watch(session, feed, [STILL] * 8) == [] and len(trays(session)) == 1
-    assert "the last round's" in session.devices["camera"]
+    assert "these are the dice already played" in session.devices["camera"]
 
 
 def test_a_ukrainian_tray_is_left_to_the_host(tmp_path):
@@ -169,8 +170,80 @@ def test_play_refuses_dice_for_a_game_without_plain_dice(tmp_path, capsys):
 
     code = main(["play", "questique", "--players", "Ann,Ben", "--journal", str(tmp_path / "j.sqlite"),
                  "--dice", "examples/dice/classic-16.toml"])
-    assert code == 2 and "which the camera reads in word-grid, not in questique" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert code == 2 and "which the camera reads in" in err and "word-grid" in err and "not in questique" in err
     assert not (tmp_path / "j.sqlite").exists()
+
+
+def test_play_refuses_more_letter_dice_than_a_roll_shows(tmp_path, capsys):
+    from tabletop.cli import main
+
+    box = tmp_path / "box.toml"
+    box.write_text("dice = [" + ", ".join(['"AAEEGN"'] * 21) + "]", encoding="utf-8")
+    code = main(["play", "letter-dice", "--players", "Ann,Ben", "--journal", str(tmp_path / "j.sqlite"),
+                 "--dice", str(box)])
+    assert code == 2 and "has 21 dice, and letter dice roll at most 20" in capsys.readouterr().err
+    assert not (tmp_path / "j.sqlite").exists()
+
+
+# ---------------------------------------------------------------- letter dice from the box
+
+
+BOX = tuple(tuple(die) for die in ("CAAAAA", "AAAAAA", "TAAAAA", "EAAAAA"))
+
+
+def plain_roll(faces, places=((5, 5), (40, 6), (4, 40), (41, 39)), confidence=0.8) -> PlainRead:
+    return PlainRead(tuple(ReadDie(f, (float(x), float(y)), confidence, 0, (20.0, 20.0))
+                           for f, (x, y) in zip(faces, places)))
+
+
+@pytest.fixture
+def dice_session(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite")
+    session = Session.create(journal, GameSetup("letter-dice", ("Ann", "Ben"), options={"sand_seconds": 60}), "",
+                             lexicon=Lexicon(["cat", "act"]), clock=SimClock(), game_id="grid")
+    session.dice_set = BOX
+    yield session
+    journal.close()
+
+
+def test_the_box_dice_at_rest_are_the_roll_in_reading_order(dice_session):
+    session = dice_session
+    feed = pieces.kind("dice").camera_input(session, None)
+    assert isinstance(feed, PlainRollInput) and feed.dice_set == BOX
+    feed.reader = reader = FakeReader(plain_roll(("C", "A", "T", "E")))
+    results = watch(session, feed, [moving(1), moving(2)] + [STILL] * 8)
+    assert len(results) == 1 and results[0].accepted and reader.sets[0] == BOX
+    assert session.game.round.faces == ("C", "A", "T", "E")
+    (entry,) = [e for e in session.journal.entries("grid") if e.body.get("type") == "roll"]
+    assert entry.source == "camera" and entry.body["faces"] == ["C", "A", "T", "E"] and entry.body["confidence"] == 0.8
+
+
+def test_dice_that_moved_between_the_two_reads_are_not_the_roll(dice_session):
+    session = dice_session
+    reader = FakeReader(plain_roll(("C", "A", "T", "E")))
+    feed = PlainRollInput(session, None, reader=reader, dice_set=BOX)
+    assert watch(session, feed, [STILL] * 4) == [] and reader.reads == 1
+    reader.next = plain_roll(("C", "A", "T", "E"), places=((5, 5), (60, 6), (4, 40), (41, 39)))
+    assert watch(session, feed, [STILL] * 3) == [] and reader.reads == 2 and session.game.round is None
+
+
+@pytest.mark.parametrize("read, said", [
+    (plain_roll(("C", "A", "T")), "the camera sees 3 dice, and the box has 4"),
+    (plain_roll(("C", "?", "T", "E")), "1 face unsure: the host types the roll or the dice are rolled again"),
+    (plain_roll(("C", "QU", "T", "E")), "a die shows QU, and letter dice take one letter a face"),
+])
+def test_a_roll_the_game_cannot_trust_is_reported_and_not_played(dice_session, read, said):
+    feed = PlainRollInput(dice_session, None, reader=FakeReader(read), dice_set=BOX)
+    assert watch(dice_session, feed, [STILL] * 16) == [] and dice_session.game.round is None
+    assert said in dice_session.devices["camera"]
+
+
+def test_without_a_box_letter_dice_keep_their_printed_labels(dice_session):
+    from tabletop.session.devices import DiceCameraInput
+
+    dice_session.dice_set = None
+    assert isinstance(pieces.kind("dice").camera_input(dice_session, None), DiceCameraInput)
 
 
 # ---------------------------------------------------------------- the real reader on a real tray
