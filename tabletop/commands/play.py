@@ -54,6 +54,7 @@ def run(args) -> int:
         except UserError as error:
             raise UserError(f"{error}: give a deck of your own with --deck FILE.toml (docs/decks.md), or play "
                             "in another language or at a level that uses the word cards") from None
+    dice_set = box_dice(args.dice, args.game, setup) if args.dice else None     # checked before journaling
     host = args.host or config["web"]["host"]
     sock = WebServer.bind(host, config["web"]["port"] if args.port is None else args.port)   # before journaling
     journal = journal_from(args, config)
@@ -63,9 +64,40 @@ def run(args) -> int:
     except errors.RecordFormatError as error:
         sock.close()
         raise UserError(str(error)) from None
+    session.dice_set = dice_set
     voice = config["table"]["voice"] if args.voice is None else args.voice
     return run_table(session, config, host=host, port=sock.getsockname()[1], voice=voice,
                      terminal=args.terminal, sock=sock)
+
+
+def box_dice(path: str, game_id: str, setup) -> tuple[tuple[str, ...], ...]:
+    """``--dice SET.toml``: the box's own plain letter dice for the camera's reader; a
+    :class:`UserError` when the game reads no plain dice, the file is not a dice set, or the
+    box has too few dice for the tray."""
+    from tabletop import pieces
+    from tabletop.dicesets import load_dice_set
+
+    from tabletop.games import games
+
+    kind = pieces.of_game(game_id)
+    if kind is None or kind.name not in PLAIN_DICE_KINDS:
+        readers = ", ".join(g.game_id for g in games() if g.pieces in PLAIN_DICE_KINDS)
+        raise UserError(f"--dice names the box's plain letter dice, which the camera reads in {readers}, "
+                        f"not in {game_id}")
+    dice = load_dice_set(path)
+    if kind.name == "plain-dice":
+        size = int(setup.option("size", 4))
+        if len(dice) < size * size:
+            raise UserError(f"{path} has {len(dice)} dice, and a {size}x{size} tray needs {size * size}")
+    elif len(dice) > MOST_LETTER_DICE:
+        raise UserError(f"{path} has {len(dice)} dice, and letter dice roll at most {MOST_LETTER_DICE}")
+    return dice
+
+
+#: the kinds of piece whose camera reads plain dice with ``--dice`` (letter dice in their plain mode)
+PLAIN_DICE_KINDS = ("dice", "plain-dice")
+#: the most dice a letter-dice roll shows (rules.letter_dice)
+MOST_LETTER_DICE = 20
 
 
 def set_up_options(pairs: list[str]) -> dict:
@@ -137,6 +169,9 @@ def _arguments(parser) -> None:
                         "and the table's own tiles, cards and dice")
     parser.add_argument("--pieces", choices=("physical", "virtual"),
                         help="play with the real cards, tiles and dice (default) or the table's own from the seed")
+    parser.add_argument("--dice", metavar="SET.toml",
+                        help="word-grid or letter-dice with a camera: the box's own plain letter dice, each die's "
+                             "six faces (examples/dice/classic-16.toml), read by the camera instead of printed labels")
     parser.add_argument("--option", action="append", metavar="KEY=VALUE",
                         help="a set-up field of the game's record (docs/games/), e.g. first=Ben, "
                              "'targets={\"Ben\": 3}'; may be repeated")

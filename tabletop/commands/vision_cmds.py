@@ -194,8 +194,8 @@ def score(args) -> int:
                         "for a handwritten board with stick-on markers use 'tabletop calibrate'")
     if getattr(args, "language", None) is None:
         args.language = _board_language(args) or "en"
-    if (getattr(args, "plain", False) or getattr(args, "dice", None)) and name != "dice":
-        raise UserError("--plain and --dice are for --pieces dice (plain letter dice)")
+    if (getattr(args, "plain", False) or getattr(args, "dice", None)) and name not in ("dice", "plain-dice"):
+        raise UserError("--plain and --dice are for letter dice (--pieces dice or plain-dice)")
     return kind.read_photo(args, game)
 
 
@@ -207,7 +207,8 @@ score.arguments = lambda p: (
                    help='print {"grid": [...], "words": [...], "score": N} (tiles: N is the stars covered; '
                         '{"faces": [...]} for letter-dice; {"grid": [...], "winner": ...} for sequence-letters)'),
     p.add_argument("--pieces", choices=_pieces(),
-                   help="what the photo shows (default: the game's): handwritten letters, letter tiles, chips or dice"),
+                   help="what the photo shows (default: the game's): handwritten letters, letter tiles, chips, dice "
+                        "or plain dice in a tray"),
     p.add_argument("--corners", nargs=4, metavar="X,Y",
                    help="tiles on a board without markers: the grid's four outer corners in the photo, "
                         "from its top-left clockwise"),

@@ -3,8 +3,9 @@ own dice), the sand timer on the GPIO LED bar and the scoreboard, every seat's w
 its phone until the sand runs out, then the reveal (:mod:`tabletop.games.word_grid_reveal`).
 Registers the game with :mod:`tabletop.games`.
 
-No camera reads the tray yet (a reader of plain letter dice in a tray is another issue's): the
-game names no kind of piece, and the host enters the tray (docs/games/word-grid.md).
+A camera over the tray reads it once the dice lie still (the ``plain-dice`` kind of piece,
+:mod:`tabletop.pieces.plain_dice`); a read it cannot trust is left to the host, who types the tray
+(docs/games/word-grid.md).
 """
 
 from __future__ import annotations
@@ -112,5 +113,5 @@ register(GameSpec(
     "word-grid", WordGridTable(),
     "a tray of 16, 25 or 36 letter dice and a sand timer: words chained through touching dice, "
     "unique words score (English, Ukrainian)",
-    demo=Demo(("Ann", "Ben", "Cai"), demo_script, options=(("pieces", "virtual"),)), board=None, pieces=None,
+    demo=Demo(("Ann", "Ben", "Cai"), demo_script, options=(("pieces", "virtual"),)), board=None, pieces="plain-dice",
     languages=("en", "uk")))

@@ -1,7 +1,7 @@
 """What the camera reads, one kind of piece at a time: one registry from a piece to a rule.
 
 A :class:`PieceKind` (handwritten ``letters``, letter ``tiles``, Sequence ``chips``, letter
-``dice``) says everything the application does with photos of those pieces:
+``dice``, ``plain-dice`` in the word grid's tray) says everything the application does with photos of those pieces:
 
 * its camera input for a live session (frames -> the moves they show -> the session);
 * its photo read for ``tabletop score`` (and, where it reads a phone's photo, the scan button);
@@ -14,7 +14,7 @@ module in this package that calls :func:`register` (docs/adding-a-game.md, "Addi
 kind"); no list elsewhere names it.
 
 >>> [k.name for k in kinds()]
-['chips', 'dice', 'letters', 'tiles']
+['chips', 'dice', 'letters', 'plain-dice', 'tiles']
 >>> kind("tiles").description
 'letter tiles'
 """
@@ -92,7 +92,7 @@ def kind(name: str) -> PieceKind:
     >>> kind("marbles")
     Traceback (most recent call last):
     ...
-    tabletop.errors.UserError: no kind of piece called 'marbles'; the kinds are: chips, dice, letters, tiles
+    tabletop.errors.UserError: no kind of piece called 'marbles'; the kinds are: chips, dice, letters, plain-dice, tiles
     """
     _discover()
     try:

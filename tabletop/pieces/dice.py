@@ -4,8 +4,9 @@ and followed by :class:`vision.dicewatch.DiceWatcher`: the dice at rest after a 
 
 Plain letter dice (a family's box, a Boggle-style tray) are the same kind's other mode:
 ``tabletop score PHOTO --pieces dice --plain`` (or ``--dice SET.toml``, the box's own dice) reads
-them with :class:`vision.plaindice.PlainDiceReader` (``tabletop.commands.score_dice``); the
-benchmark ``dice`` measures both.
+them with :class:`vision.plaindice.PlainDiceReader` (``tabletop.commands.score_dice``), and
+``tabletop play letter-dice --dice SET.toml`` reads the rolls of the box's dice with it
+(:class:`tabletop.session.devices.tray_input.PlainRollInput`); the benchmark ``dice`` measures both.
 """
 
 from __future__ import annotations
@@ -45,8 +46,13 @@ class DiceDemo(DemoCamera):
 
 
 def _camera_input(session: Session, camera: Any) -> Any:
+    """The printed labels' roll watcher; with the box's own plain dice (``play --dice``), the plain
+    dice reader's roll input."""
     from tabletop.session.devices import DiceCameraInput
+    from tabletop.session.devices.tray_input import PlainRollInput
 
+    if session.dice_set is not None:
+        return PlainRollInput(session, camera, dice_set=session.dice_set)
     return DiceCameraInput(session, camera)
 
 
@@ -61,4 +67,4 @@ DICE = register(PieceKind(
     camera_input=_camera_input, demo_camera=DiceDemo, read_photo=_read_photo, benchmark="dice",
     counted="rolls read by the camera",
     without_camera="no camera found: type 'roll' (the table rolls) or the faces as a roll event",
-    camera_note=" over the dice (labels from 'tabletop print-dice')", needs_board=False))
+    camera_note=" over the dice (labels from 'tabletop print-dice', or the box's plain dice with --dice)", needs_board=False))

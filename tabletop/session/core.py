@@ -90,6 +90,8 @@ class Session:
         self.entry_windows = EntryWindows(self.core)
         self.clue_cards = ClueCards(self.core, deck)
         self.device_status = DeviceStatus(self.core)
+        #: the box's own plain letter dice (``play --dice SET.toml``), for the camera's dice reader
+        self.dice_set: tuple[tuple[str, ...], ...] | None = None
 
     # -- the core's state, read through the facade ----------------------------------------------
     @property

@@ -15,7 +15,7 @@ from tabletop.pieces.demo_camera import DemoCamera
 
 
 def test_every_kind_is_complete_and_its_benchmark_exists():
-    assert pieces.names() == ["chips", "dice", "letters", "tiles"]
+    assert pieces.names() == ["chips", "dice", "letters", "plain-dice", "tiles"]
     for kind in pieces.kinds():
         assert kind.description and kind.counted and kind.without_camera
         assert callable(kind.camera_input) and callable(kind.read_photo)
@@ -26,7 +26,7 @@ def test_every_kind_is_complete_and_its_benchmark_exists():
 def test_every_game_names_a_registered_kind():
     assert {g.game_id: g.pieces for g in games()} == {
         "extradiction": "letters", "extradiction-sp": "letters", "letter-dice": "dice", "questique": "tiles",
-        "sequence-letters": "chips", "word-grid": None}          # the word grid's tray: no reader yet
+        "sequence-letters": "chips", "word-grid": "plain-dice"}
     assert pieces.of_game("sequence-letters") is pieces.kind("chips")
 
 
