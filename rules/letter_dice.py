@@ -64,6 +64,10 @@ SCHEMAS: Schemas = {
 }
 
 
+#: the most dice a roll shows (and so the longest row of a sheet)
+MOST_DICE = 20
+
+
 class RowRejected(errors.Rejection):
     """A word that cannot go on that row: wrong length, a row used already, no such row."""
 
@@ -237,8 +241,9 @@ class LetterDiceGame(Game):
         for n, row in enumerate(value, start=1):
             if (not isinstance(row, list) or len(row) != 2 or not all(isinstance(v, int) and not isinstance(v, bool)
                                                                       for v in row)
-                    or not 1 <= row[0] <= 20 or not 0 <= row[1] <= 1000):
-                raise errors.RecordFormatError(f"sheet row {n} must be [squares 1-20, points 0-1000], not {row!r}")
+                    or not 1 <= row[0] <= MOST_DICE or not 0 <= row[1] <= 1000):
+                raise errors.RecordFormatError(f"sheet row {n} must be [squares 1-{MOST_DICE}, points 0-1000], "
+                                               f"not {row!r}")
             rows.append((row[0], row[1]))
         return tuple(rows)
 
@@ -283,8 +288,8 @@ class LetterDiceGame(Game):
             rng = random.Random(f"{self.setup.seed}:{number}")
             return tuple(rng.choice(die) for die in self.dice)
         faces = tuple(JOKER if normalise(f) in (JOKER, "JOKER", "ДЖОКЕР") else normalise(f) for f in given)
-        if not 1 <= len(faces) <= 20:
-            raise BadRoll(f"A roll shows the dice's faces, 1 to 20 of them, not {len(faces)}.")
+        if not 1 <= len(faces) <= MOST_DICE:
+            raise BadRoll(f"A roll shows the dice's faces, 1 to {MOST_DICE} of them, not {len(faces)}.")
         bad = [f for f in faces if f != JOKER and not (len(f) == 1 and f.isalpha())]
         if bad:
             raise BadRoll(f"A die shows one letter or the Joker (*), not {bad[0]!r}.")

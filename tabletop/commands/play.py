@@ -74,6 +74,7 @@ def box_dice(path: str, game_id: str, setup) -> tuple[tuple[str, ...], ...]:
     """``--dice SET.toml``: the box's own plain letter dice for the camera's reader; a
     :class:`UserError` when the game reads no plain dice, the file is not a dice set, or the
     box has too few dice for the tray."""
+    from rules.letter_dice import MOST_DICE
     from tabletop import pieces
     from tabletop.dicesets import load_dice_set
 
@@ -89,15 +90,13 @@ def box_dice(path: str, game_id: str, setup) -> tuple[tuple[str, ...], ...]:
         size = int(setup.option("size", 4))
         if len(dice) < size * size:
             raise UserError(f"{path} has {len(dice)} dice, and a {size}x{size} tray needs {size * size}")
-    elif len(dice) > MOST_LETTER_DICE:
-        raise UserError(f"{path} has {len(dice)} dice, and letter dice roll at most {MOST_LETTER_DICE}")
+    elif len(dice) > MOST_DICE:
+        raise UserError(f"{path} has {len(dice)} dice, and letter dice roll at most {MOST_DICE}")
     return dice
 
 
 #: the kinds of piece whose camera reads plain dice with ``--dice`` (letter dice in their plain mode)
 PLAIN_DICE_KINDS = ("dice", "plain-dice")
-#: the most dice a letter-dice roll shows (rules.letter_dice)
-MOST_LETTER_DICE = 20
 
 
 def set_up_options(pairs: list[str]) -> dict:
