@@ -49,9 +49,10 @@ from rules.events import BOOL, INT, NUM, TEXT, TEXT_LIST, TEXT_OR_NULL, Event, S
 from rules.game import ANY_PIECES, Action, Deadline, Game, GameSetup, OptionField, Outcome, Turn
 from rules.games import register_game
 from rules.letter_dice_sets import DEFAULT_SHEET, DICE, JOKER
-from rules.lexicon import Lexicon, normalise
+from rules.lexicon import Lexicon, letters_of, normalise, spelling
 from rules.roll_words import letters_missing, words_from_roll
 from rules.scoring import WordScore
+from rules.sand_rounds import rounds_json, sand_deadline
 from rules.snapshot import COPIED, GROWN, KEPT, NESTED, OWN, Saving
 
 SCHEMAS: Schemas = {
@@ -138,24 +139,6 @@ class RoundState:
     faces: tuple[str, ...]
     started: float | None = None
     entries: list[Entry] = field(default_factory=list)
-
-
-def letters_of(word: str) -> str:
-    """The letters a word puts on a sheet (an apostrophe is no letter).
-
-    >>> letters_of("м'ята"), letters_of("М’ЯТА")
-    ('МЯТА', 'МЯТА')
-    """
-    return "".join(ch for ch in normalise(word) if ch.isalpha())
-
-
-def _spelling(word: str) -> str:
-    """The word as compared and looked up: upper case, one apostrophe, no spaces.
-
-    >>> _spelling(" м’ята "), _spelling("мʼята")
-    ("М'ЯТА", "М'ЯТА")
-    """
-    return normalise(word).replace(" ", "")
 
 
 def fits_dice(word: str, faces: Iterable[str]) -> bool:
@@ -311,7 +294,7 @@ class LetterDiceGame(Game):
             raise RowRejected(f"Row {row} has {squares} squares, and {shown} has {len(letters_of(raw))} letters: "
                               f"a word fills its row exactly.", private_to=player)
         self.used_rows[player].add(row)
-        self.round.entries.append(Entry(player, row, None if raw is None else _spelling(raw)))
+        self.round.entries.append(Entry(player, row, None if raw is None else spelling(raw)))
         what = "cross" if raw is None else "word"
         return Outcome(f"{player}'s {what} for row {row} is in.")
 
@@ -429,10 +412,7 @@ class LetterDiceGame(Game):
         return sum(1 for e in self.round.entries if e.player == player) if self.writing and self.round else 0
 
     def deadlines(self) -> tuple[Deadline, ...]:
-        if self.writing and self.round is not None and self.round.started is not None:
-            return (Deadline("sand", self.round.started + self.sand_seconds, self.sand_seconds, None,
-                             {"type": "end_round"}),)
-        return ()
+        return sand_deadline(self.round.started if self.writing and self.round else None, self.sand_seconds)
 
     def actions(self) -> tuple[Action, ...]:
         if self.over:
@@ -462,13 +442,7 @@ class LetterDiceGame(Game):
 
     def rounds_json(self) -> list[dict[str, list[dict[str, Any]]]]:
         """``replay --json``'s ``rounds``: per round, player -> rows as ``{row, word, score, reason}``."""
-        out = []
-        for details in self.scored:
-            rnd: dict[str, list[dict[str, Any]]] = {p: [] for p in self.setup.players}
-            for w in details:
-                rnd[w.player].append(w.to_json())
-            out.append(rnd)
-        return out
+        return rounds_json(self.setup.players, self.scored)
 
     def result_json(self) -> dict[str, Any]:
         data = super().result_json()

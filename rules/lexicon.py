@@ -32,6 +32,24 @@ def normalise(text: str) -> str:
     return " ".join(text.split())
 
 
+def spelling(word: str) -> str:
+    """A word (or a die's face) as compared and looked up: :func:`normalise`, and no spaces.
+
+    >>> spelling(" м’ята "), spelling("Qu it")
+    ("М'ЯТА", 'QUIT')
+    """
+    return normalise(word).replace(" ", "")
+
+
+def letters_of(word: str) -> str:
+    """The letters a word is made of: upper case; an apostrophe, a hyphen or a space is no letter.
+
+    >>> letters_of("м’ята"), letters_of("e-mail")
+    ('МЯТА', 'EMAIL')
+    """
+    return "".join(ch for ch in normalise(word) if ch.isalpha())
+
+
 class WordStore(Protocol):
     """Where a lexicon's normalised words live: a set in memory, or a compiled trie on disk
     (:mod:`tabletop.lexicons` keeps the built-in dictionaries in memory-mapped tries)."""

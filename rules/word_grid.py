@@ -38,11 +38,12 @@ from rules.board import Board
 from rules.events import NUM, ROWS, TEXT, Event, Schemas
 from rules.game import ANY_PIECES, Action, Deadline, Game, GameSetup, OptionField, Outcome, Turn
 from rules.games import register_game
-from rules.lexicon import Lexicon, normalise
+from rules.lexicon import Lexicon, letters_of, spelling
 from rules.scoring import WordScore
+from rules.sand_rounds import rounds_json, sand_deadline
 from rules.snapshot import COPIED, GROWN, KEPT, OWN, Saving
 from rules.word_grid_dice import ALPHABETS, dice_for
-from rules.word_grid_tray import SEARCH_STEPS, TooHardToCheck, Tray, letters_in
+from rules.word_grid_tray import SEARCH_STEPS, TooHardToCheck, Tray
 
 SCHEMAS: Schemas = {
     "tray": ({}, {"grid": ROWS, "confidence": NUM}),   # confidence: the camera's, when it read the tray
@@ -121,15 +122,6 @@ class RoundState:
     entries: list[tuple[str, str]] = field(default_factory=list)    # (player, word as spelled)
 
 
-def spelling(word: str) -> str:
-    """A word as compared and looked up: upper case, one apostrophe, no spaces.
-
-    >>> spelling(" м’ята "), spelling("Qu it")
-    ("М'ЯТА", 'QUIT')
-    """
-    return normalise(word).replace(" ", "")
-
-
 @register_game
 class WordGridGame(Game):
     """The word grid; see the module docstring."""
@@ -190,11 +182,11 @@ class WordGridGame(Game):
     def _word(self, event: Event) -> Outcome:
         # a word is sealed until the reveal: a refusal that shows it is told to its writer alone
         player, raw = event.by, event["word"]
-        shown = letters_in(raw) or repr(raw[:20])
+        shown = letters_of(raw) or repr(raw[:20])
         if not self.finding or self.round is None:
             raise NoRound(f"{player} wrote {shown}, but no round is under way: words wait for the next tray.",
                           private_to=player)
-        if not letters_in(raw):
+        if not letters_of(raw):
             raise errors.BadText(f"{player}'s entry {shown} has no letters: a word is written in letters.",
                                  private_to=player)
         word = spelling(raw)
@@ -229,7 +221,7 @@ class WordGridGame(Game):
     # -- scoring --------------------------------------------------------------------------------
     def fault(self, word: str, tray: Tray) -> str:
         """Why ``word`` (as spelled) scores 0 on ``tray`` whoever wrote it, or ``''``."""
-        letters, fewest = letters_in(word), min_letters(tray.size)
+        letters, fewest = letters_of(word), min_letters(tray.size)
         if len(letters) < fewest:
             return f"shorter than {fewest} letters"
         try:
@@ -259,7 +251,7 @@ class WordGridGame(Game):
             elif others:
                 out.append(ScoredWord(player, word, 0, "also written by " + ", ".join(others)))
             else:
-                out.append(ScoredWord(player, word, points(len(letters_in(word)))))
+                out.append(ScoredWord(player, word, points(len(letters_of(word)))))
             seen.add((player, word))
         return out
 
@@ -279,10 +271,7 @@ class WordGridGame(Game):
         return len(self.words_of(player))
 
     def deadlines(self) -> tuple[Deadline, ...]:
-        if self.finding and self.round is not None and self.round.started is not None:
-            return (Deadline("sand", self.round.started + self.sand_seconds, self.sand_seconds, None,
-                             {"type": "end_round"}),)
-        return ()
+        return sand_deadline(self.round.started if self.finding and self.round else None, self.sand_seconds)
 
     def actions(self) -> tuple[Action, ...]:
         if self.over:
@@ -294,13 +283,7 @@ class WordGridGame(Game):
     # -- results --------------------------------------------------------------------------------
     def rounds_json(self) -> list[dict[str, list[dict[str, Any]]]]:
         """``replay --json``'s ``rounds``: per round, player -> words as ``{word, score, reason}``."""
-        out = []
-        for details in self.scored:
-            rnd: dict[str, list[dict[str, Any]]] = {p: [] for p in self.setup.players}
-            for w in details:
-                rnd[w.player].append(w.to_json())
-            out.append(rnd)
-        return out
+        return rounds_json(self.setup.players, self.scored)
 
     def result_json(self) -> dict[str, Any]:
         data = super().result_json()

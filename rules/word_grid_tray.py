@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from rules import errors
-from rules.lexicon import normalise
+from rules.lexicon import spelling
 from rules.word_grid_dice import ALPHABETS, WILD
 
 #: the sizes of tray the game knows: 4x4, 5x5, 6x6
@@ -41,19 +41,10 @@ class TooHardToCheck(errors.RulesError):
     """A word whose chain through the tray takes too long to settle (a pathological tray)."""
 
 
-def letters_in(word: str) -> str:
-    """The letters a word is read from (upper case; an apostrophe or a hyphen is no letter).
-
-    >>> letters_in("м’ята"), letters_in("e-mail")
-    ('МЯТА', 'EMAIL')
-    """
-    return "".join(ch for ch in normalise(word) if ch.isalpha())
-
-
 def _face(raw: Any, alphabet: str, where: str) -> str:
     if not isinstance(raw, str):
         raise BadTray(f"A die's face is text, not {type(raw).__name__} ({where}).")
-    face = normalise(raw).replace(" ", "")
+    face = spelling(raw)
     if face == WILD:
         return face
     if not 1 <= len(face) <= 2 or any(ch not in alphabet for ch in face):
