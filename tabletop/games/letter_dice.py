@@ -68,7 +68,7 @@ class LetterDiceTable(TableGame[LetterDiceGame]):
         if kind == "roll":
             faces = game.round.faces if game.round else ()
             spoken = ", ".join("Joker" if f == JOKER else f for f in faces)
-            return [spoken + ".", "Turn the sand timer!" if game.setup.language == "en" else "Перевертайте годинник!"]
+            return [spoken + ".", "Turn the sand timer!"]        # the announcer says it in the game's language
         if kind == "end_round":
             return [message]
         return []                                  # words are sealed: nothing said aloud

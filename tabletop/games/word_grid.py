@@ -45,8 +45,7 @@ class WordGridTable(TableGame[WordGridGame]):
     def speech(self, game: WordGridGame, event: dict[str, Any], message: str) -> list[str]:
         kind = event.get("type")
         if kind == "tray":
-            return ["The tray is ready." if game.setup.language == "en" else "Лоток готовий.",
-                    "Turn the sand timer!" if game.setup.language == "en" else "Перевертайте годинник!"]
+            return ["The tray is ready.", "Turn the sand timer!"]      # the announcer says them in the game's language
         if kind == "end_round":
             return [message]
         return []                                  # words are sealed: nothing said aloud
