@@ -8,9 +8,7 @@ the scoreboard while the game runs.
 
 from __future__ import annotations
 
-import pathlib
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 
@@ -20,6 +18,7 @@ from tabletop import pieces
 from tabletop.session.clock import SimClock
 from tabletop.session.core import Session
 from tabletop.session.journal import Journal
+from tabletop.table.demo_journals import new_demo_journal
 from tabletop.table.runner import run_script
 
 
@@ -71,7 +70,7 @@ def play_demo(game_id: str, *, seed: int = 7, record: str | None = None, journal
     lexicon = builtin_lexicon(language)
     deck = builtin_deck(language).shuffled(seed) if spec.table.uses_clue_deck else None
     if journal_path is None:
-        journal_path = str(pathlib.Path(tempfile.mkdtemp(prefix="tabletop-demo-")) / "journal.sqlite")
+        journal_path = str(new_demo_journal())
     journal = Journal(journal_path)
     clock = SimClock()
     setup = GameSetup(game_id, demo.players, variant=variant or demo.variant, seed=seed, language=language,
