@@ -33,7 +33,9 @@ from vision.locate import MARGIN, Located, locate
 from vision.picture_board import GAP_CELLS, MARKER_CELLS, draw_picture_board
 
 #: a square's paper is the brightest of its paper band: this percentile of it
-PAPER_PERCENTILE = 85
+PAPER_PERCENTILE = 50
+#: a square's paper this much darker than its neighbours' in a colour is a chip on it, not light
+ODD_LIGHT = 0.15
 #: chip colours (BGR, as printed plastic looks under white light), by code: red, blue, green
 CHIP_COLOURS = {"r": (45, 45, 205), "b": (190, 95, 35), "g": (70, 160, 40)}
 #: a chip's core (a disc this share of a square in radius) is where it is looked for
@@ -124,12 +126,14 @@ class ChipReader:
         rows_n, cols_n, c, m = self.board.rows, self.board.cols, self.cell, int(MARGIN * self.cell)
         seen = _cells(top[m:m + rows_n * c, m:m + cols_n * c].astype(np.float32), rows_n, cols_n, c)
         printed = _cells(self.reference[m:m + rows_n * c, m:m + cols_n * c].astype(np.float32), rows_n, cols_n, c)
-        # each square's brightness and colour balance matched to the print by its white paper,
-        # the median of its own and its neighbours' (a chip off its centre may lie on its paper)
+        # each square's brightness and colour balance matched to the print by its white paper;
+        # where that differs much from its neighbours', theirs (a chip off its centre may lie on it)
         # (its brightest pixels there: a chip is darker than paper)
         gain = np.percentile(seen[:, :, self._paper], PAPER_PERCENTILE, axis=2) / \
             np.maximum(np.percentile(printed[:, :, self._paper], PAPER_PERCENTILE, axis=2), 1)
-        gain = _neighbourhood_median(gain)
+        around = _neighbourhood_median(gain)
+        odd = (gain < (1 - ODD_LIGHT) * around).any(2)
+        gain[odd] = around[odd]
         balanced = np.clip(seen / np.maximum(gain, 0.05)[:, :, None, None, :], 0, 255).astype(np.uint8)
         lab = cv2.cvtColor(_image(balanced), cv2.COLOR_BGR2LAB).astype(np.float32)
         diff = np.linalg.norm(lab - self._reference_lab[m:m + rows_n * c, m:m + cols_n * c], axis=2)
@@ -187,11 +191,13 @@ class ChipReader:
         return ChipsRead(tuple(rows), coverage, located)
 
 
-def _neighbourhood_median(values: np.ndarray) -> np.ndarray:
-    """Per square (``values``: rows x cols x channels), the median of it and its neighbours."""
+def _neighbourhood_median(values: np.ndarray, reach: int = 2) -> np.ndarray:
+    """Per square (``values``: rows x cols x channels), the median of the squares at most
+    ``reach`` rows and columns from it (itself included)."""
     rows, cols = values.shape[:2]
-    padded = np.pad(values.astype(np.float64), ((1, 1), (1, 1), (0, 0)), constant_values=np.nan)
-    stack = np.stack([padded[dr:dr + rows, dc:dc + cols] for dr in range(3) for dc in range(3)])
+    padded = np.pad(values.astype(np.float64), ((reach, reach), (reach, reach), (0, 0)), constant_values=np.nan)
+    side = 2 * reach + 1
+    stack = np.stack([padded[dr:dr + rows, dc:dc + cols] for dr in range(side) for dc in range(side)])
     return np.asarray(np.nanmedian(stack, axis=0))
 
 
