@@ -26,6 +26,8 @@ TOP_DEG = 45.0
 AGREE_DEG = 20.0
 #: the vote of a label's less likely normal (see :func:`table_up`)
 SECOND_VOTE = 0.25
+#: labels of one die lie within this many times a label's side of one another
+NEXT_TO = 1.3
 #: the focal length assumed, as a share of the photo's long side (a phone: about 65 degrees across)
 FOCAL = 0.78
 
@@ -81,9 +83,10 @@ def table_up(normals: np.ndarray) -> np.ndarray:
 def on_top(quads: list[np.ndarray], shape: tuple[int, ...], dice: np.ndarray | None = None) -> np.ndarray:
     """Which of the labels ``quads`` (each four corners, clockwise, in a photo of ``shape``) are
     on top of their dice (a boolean per label; see the module docstring). ``dice`` says which
-    die each label belongs to (by its marks): of one die's labels, at most the highest one (the
-    furthest along the table's up as the photo shows it there) is on top; a side of a die is
-    always lower than its top, whichever way the camera looks."""
+    die each label belongs to (by its marks): of the labels of one die (its marks, next to one
+    another) that face up, only the highest one (the furthest along the table's up as the photo
+    shows it there) is on top; a side of a die is always lower than its top, whichever way the
+    camera looks."""
     if not quads:
         return np.zeros(0, bool)
     normals = np.array([label_normals(q, shape) for q in quads])
@@ -94,14 +97,26 @@ def on_top(quads: list[np.ndarray], shape: tuple[int, ...], dice: np.ndarray | N
     h, w = shape[:2]
     f = FOCAL * max(h, w)
     centres = np.array([q.mean(0) for q in quads], float)
-    for die in np.unique(dice):
-        members = np.flatnonzero(dice == die)
+    for members in _same_die(quads, centres, np.asarray(dice)):
         if len(members) < 2:
             continue
         x, y = (centres[members].mean(0) - (w / 2, h / 2)) / f
         rising = np.array([up[0] - x * up[2], up[1] - y * up[2]])
-        height = centres[members] @ rising
+        height = np.where(top[members], centres[members] @ rising, -np.inf)
         highest = members[int(np.argmax(height))]
         top[members] = False
-        top[highest] = bool((normals[highest] @ up).max() >= np.cos(np.radians(TOP_DEG)))
+        top[highest] = bool(np.isfinite(height.max()))
     return top
+
+
+def _same_die(quads: list[np.ndarray], centres: np.ndarray, dice: np.ndarray) -> list[np.ndarray]:
+    """The labels in groups, each the labels of one die: the same die's marks, and next to one
+    another (a label's centre within :data:`NEXT_TO` of its longest side from another's)."""
+    sides = np.array([max(float(np.linalg.norm(q[i] - q[(i + 1) % 4])) for i in range(4)) for q in quads])
+    group = np.arange(len(quads))
+    for i in range(len(quads)):
+        for j in range(i + 1, len(quads)):
+            near = np.linalg.norm(centres[i] - centres[j]) <= NEXT_TO * max(sides[i], sides[j])
+            if dice[i] == dice[j] and near:
+                group[group == group[j]] = group[i]
+    return [np.flatnonzero(group == g) for g in np.unique(group)]
