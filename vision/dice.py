@@ -32,6 +32,9 @@ MIN_MATCH = 0.35
 #: a label's outline may look this many times longer one way than the other (a die's top seen
 #: from low down, near the photo's edge)
 MAX_SQUEEZE = 3.0
+#: a top label matching its face less well than this is no face (a hand over part of it, a side
+#: of a die whose marks are misread): the die is not seen rather than guessed
+TOP_MATCH = 0.5
 #: labels are looked for on the photo shrunk to this short side (then read at full size)
 FIND_SIDE = 720
 #: how far (pixels of the photo labels are found on) a label's outline lies outside its white inside
@@ -250,7 +253,7 @@ class DiceReader:
         rows, dice = linear_sum_assignment(-per_die[labels])
         for row, die in zip(rows, dice):
             label = int(labels[row])
-            if per_die[label, die] < MIN_MATCH:
+            if per_die[label, die] < TOP_MATCH:
                 continue
             faces[die] = self._pairs[face_of[label, die]][1]
             confidence[die] = float(max(0.0, per_die[label, die]))
