@@ -157,7 +157,7 @@ def measure_solid(language: str, split: str, per_family: int) -> dict:
     reader.look(np.full((96, 128), 128, np.uint8))            # the first read loads what it needs
     families = []
     for family in FAMILIES:
-        row = {"family": family, "photos": per_family, "dice_seen": 0, "right": 0, "hidden": 0, "faces_for_hidden": 0,
+        row: dict = {"family": family, "photos": per_family, "dice_seen": 0, "right": 0, "hidden": 0, "faces_for_hidden": 0,
                "partly": 0, "wrong_for_partly": 0, "rolls_right": 0}
         ms: list[float] = []
         for k in range(first, first + per_family):

@@ -103,7 +103,7 @@ def pinhole_camera(rng: np.random.Generator, size: tuple[int, int], tilt_deg: fl
     return PinholeCamera(K, R @ Rz.T, C)
 
 
-def _rotation(axis: np.ndarray, angle: float) -> np.ndarray:
+def _rotation(axis: np.ndarray | tuple[float, ...], angle: float) -> np.ndarray:
     return cv2.Rodrigues(np.asarray(axis, float) * angle)[0]
 
 
@@ -117,8 +117,8 @@ def _face_texture(label: np.ndarray, body: np.ndarray, rng: np.random.Generator)
     paper = cv2.resize(label, (side, side), interpolation=cv2.INTER_AREA).astype(np.float32)
     paper = np.rot90(paper, int(rng.integers(4))).copy()
     tint = np.array([rng.uniform(0.9, 1.0), rng.uniform(0.94, 1.0), 1.0], np.float32)
-    move = cv2.getRotationMatrix2D((side / 2, side / 2), rng.uniform(-4, 4), 1.0)
-    move[:, 2] += (t - side) / 2 + rng.uniform(-0.02, 0.02, 2) * t
+    move = np.asarray(cv2.getRotationMatrix2D((side / 2, side / 2), rng.uniform(-4, 4), 1.0), np.float64)
+    move[:, 2] = move[:, 2] + (t - side) / 2 + rng.uniform(-0.02, 0.02, 2) * t
     ink = cv2.warpAffine(paper, move, (t, t), borderValue=255.0)[..., None] * tint
     stuck = cv2.warpAffine(np.ones((side, side), np.float32), move, (t, t))[..., None]
     face = face * (1 - stuck) + ink * stuck
