@@ -143,7 +143,8 @@ class ChipReader:
         # chip-coloured changes, averaged over a disc: a chip is where that average is high,
         # searched round each square's centre (a chip may lie up to a third of a square off it)
         ab = lab[..., 1:]
-        near = np.min([((ab - chip) ** 2).sum(2) for chip in self._chip_ab], axis=0)
+        a_star, b_star = np.ascontiguousarray(ab[..., 0]), np.ascontiguousarray(ab[..., 1])
+        near = np.min([(a_star - ca) ** 2 + (b_star - cb) ** 2 for ca, cb in self._chip_ab], axis=0)
         chipish = (changed_image & (near <= MAX_AB_DISTANCE ** 2)).astype(np.float32)
         density = cv2.filter2D(chipish, -1, self._disc, borderType=cv2.BORDER_CONSTANT)
         reach = int(round(SEARCH * c))
