@@ -46,8 +46,11 @@ def label_normals(quad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     camera = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
     side = 1.0
     square = np.array([(-side, side, 0), (side, side, 0), (side, -side, 0), (-side, -side, 0)], np.float64) / 2
-    ok, rvecs, _, _ = cv2.solvePnPGeneric(square, quad.astype(np.float64).reshape(4, 1, 2), camera, None,
-                                         flags=cv2.SOLVEPNP_IPPE_SQUARE)
+    try:
+        ok, rvecs, _, _ = cv2.solvePnPGeneric(square, quad.astype(np.float64).reshape(4, 1, 2), camera, None,
+                                             flags=cv2.SOLVEPNP_IPPE_SQUARE)
+    except cv2.error:                      # a degenerate outline (three corners in a line): no pose
+        ok, rvecs = False, ()
     normals = []
     for rvec in (rvecs if ok else ())[:2]:
         n = cv2.Rodrigues(np.asarray(rvec, np.float64))[0][:, 2]
