@@ -34,6 +34,7 @@ def test_the_renderer_says_which_face_is_on_top_and_what_a_hand_hides():
         dice_photo(DICE["en"], seed=1, family="upside-down")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", ["tilted", "edge", "leaning"])
 @pytest.mark.parametrize("language", ["en", "uk"])
 def test_the_top_faces_are_read_and_never_a_side(family, language, readers):
