@@ -24,10 +24,17 @@ import cv2
 import numpy as np
 
 from vision.dicelabels import CANON, inner_template
+from vision.diceup import on_top
 from vision.errors import BadImage, VisionError
 
 #: a label whose best match is below this is not trusted (a hand's edge, a box, a shadow)
 MIN_MATCH = 0.35
+#: a label's outline may look this many times longer one way than the other (a die's top seen
+#: from low down, near the photo's edge)
+MAX_SQUEEZE = 3.0
+#: a top label matching its face less well than this is no face (a hand over part of it, a side
+#: of a die whose marks are misread): the die is not seen rather than guessed
+TOP_MATCH = 0.5
 #: labels are looked for on the photo shrunk to this short side (then read at full size)
 FIND_SIDE = 720
 #: how far (pixels of the photo labels are found on) a label's outline lies outside its white inside
@@ -61,6 +68,16 @@ class Roll:
         ['A', '*']
         """
         return {"faces": list(self.faces), "confidence": [round(c, 3) for c in self.confidence]}
+
+
+@dataclass(frozen=True)
+class DiceSeen:
+    """What each die of the set shows on top, None where its top label is not seen (see
+    :meth:`DiceReader.look`); ``confidence`` 0 and ``centres`` None for those dice."""
+
+    faces: tuple[str | None, ...]
+    confidence: tuple[float, ...]
+    centres: tuple[tuple[float, float] | None, ...]
 
 
 def _order(quad: np.ndarray) -> np.ndarray:
@@ -107,7 +124,7 @@ def find_labels(gray: np.ndarray) -> list[np.ndarray]:
             continue
         quad = _refine(contour.reshape(-1, 2).astype(np.float32), _order(approx.reshape(4, 2).astype(np.float32)))
         sides = [float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(4)]
-        if max(sides) > 2.0 * min(sides) or area < 0.75 * cv2.contourArea(quad):
+        if max(sides) > MAX_SQUEEZE * min(sides) or area < 0.75 * cv2.contourArea(quad):
             continue
         found.append(quad)
     return found
@@ -190,8 +207,22 @@ class DiceReader:
     def read(self, frame: np.ndarray) -> Roll:
         """The faces the dice show in ``frame`` (BGR or grey), one per die, in the set's order.
 
-        Raises :class:`DiceNotFound` when fewer labels than dice are seen, :class:`BadImage` for a
-        frame that is not an image.
+        Raises :class:`DiceNotFound` when fewer dice than the set's are seen, :class:`BadImage`
+        for a frame that is not an image.
+        """
+        seen = self.look(frame)
+        if None in seen.faces:
+            raise DiceNotFound(sum(face is not None for face in seen.faces), len(self.dice))
+        return Roll(tuple(str(face) for face in seen.faces), seen.confidence,
+                    tuple(centre or (0.0, 0.0) for centre in seen.centres))
+
+    def look(self, frame: np.ndarray) -> DiceSeen:
+        """What each die shows on top in ``frame``, or None for a die whose top label is not seen
+        (a hand over it, a die leaning over it, the die off the photo): never a side's label.
+
+        >>> from rules.letter_dice_sets import DICE
+        >>> DiceReader(DICE["en"]).look(np.full((480, 640), 120, np.uint8)).faces[:2]
+        (None, None)
         """
         gray = as_grey(frame)
         quads = find_labels(gray)
@@ -209,20 +240,26 @@ class DiceReader:
         best = per_die.max(1, initial=-1.0)
         labels = _best_of_nested(quads, best)
         labels = labels[best[labels] >= MIN_MATCH] if len(labels) else labels
-        if len(labels) < len(self.dice):
-            raise DiceNotFound(len(labels), len(self.dice))
+        if len(labels):
+            up = on_top([quads[i] for i in labels], gray.shape, per_die[labels].argmax(1))
+            labels = labels[up]
+        faces: list[str | None] = [None] * len(self.dice)
+        confidence = [0.0] * len(self.dice)
+        centres: list[tuple[float, float] | None] = [None] * len(self.dice)
+        if not len(labels):
+            return DiceSeen(tuple(faces), tuple(confidence), tuple(centres))
         from scipy.optimize import linear_sum_assignment
 
         rows, dice = linear_sum_assignment(-per_die[labels])
-        faces, confidence = [""] * len(self.dice), [0.0] * len(self.dice)
-        centres = [(0.0, 0.0)] * len(self.dice)
         for row, die in zip(rows, dice):
             label = int(labels[row])
+            if per_die[label, die] < TOP_MATCH:
+                continue
             faces[die] = self._pairs[face_of[label, die]][1]
             confidence[die] = float(max(0.0, per_die[label, die]))
             cx, cy = quads[label].mean(0)
             centres[die] = (float(cx), float(cy))
-        return Roll(tuple(faces), tuple(confidence), tuple(centres))
+        return DiceSeen(tuple(faces), tuple(confidence), tuple(centres))
 
 
 def read_roll(frame: np.ndarray, dice: tuple[tuple[str, ...], ...]) -> Roll:
