@@ -12,9 +12,15 @@ Two measures, taken on the board's grid in the frame:
   blurred again, and the share of its neighbour-to-neighbour variation that the re-blur does not
   remove says how sharp it was (0 sharp, 1 all blur). It does not depend on the light's contrast.
 
-The limits were set on synthetic camera scenes of the printed SP board (fill 0.45-0.9 of the
-frame, blur 0-2 px, tilt 25 degrees, four seeds): every scene in which the reader wrote letters
-on empty squares is beyond one of them.
+* **light**: the paper's brightness (the 90th percentile of the grid's grey levels). Under
+  :data:`MIN_PAPER_LEVEL` a marker stroke is a few grey levels darker than the paper round it,
+  the sensor's noise as much.
+
+The size and blur limits were chosen by ``scripts/fit_readable.py`` on far, tilted, soft camera
+scenes (:func:`tabletop.benchmarks.scenes.far_scene`: 9-20 pixels a square, tilt 15-40 degrees,
+blur 0.5-2 px, JPEG 55-90) written by the tuning writers: on 229 such scenes the reader wrote
+letters on empty squares of two read at 13.5 and 13.8 pixels a square and of none at 14 or more
+(blur at most 0.27); the size limit keeps a pixel to spare.
 
 >>> import numpy as np
 >>> sharp = np.zeros((60, 60), np.uint8); sharp[:, ::6] = 255
@@ -29,10 +35,12 @@ from typing import Any
 import cv2
 import numpy as np
 
-#: fewer frame pixels than this a square: too small to read
-MIN_SQUARE_PX = 12.5
+#: fewer frame pixels than this a square: too small to read (scripts/fit_readable.py)
+MIN_SQUARE_PX = 15.0
 #: more blur than this (0..1): too blurred to read
 MAX_BLUR = 0.27
+#: paper darker than this (grey level, 0-255): too dark to read
+MIN_PAPER_LEVEL = 60
 
 
 def square_pixels(corners: Any, rows: int, cols: int) -> float:
@@ -76,6 +84,9 @@ def unreadable_reason(frame: np.ndarray, corners: Any, rows: int, cols: int) -> 
         return "the board is not in the picture: point the camera at it"
     crop = frame[y0:y1, x0:x1]
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+    paper = float(np.percentile(gray, 90))
+    if paper < MIN_PAPER_LEVEL:
+        return f"the board is too dark to read (its paper at {paper:.0f} of 255): turn a light on over the table"
     blur = blur_estimate(gray)
     if blur > MAX_BLUR:
         return f"the picture is too blurred to read ({blur:.2f}; at most {MAX_BLUR} reads): hold the camera still and let it focus"
