@@ -9,8 +9,9 @@ Words (half drawn from the dictionary's common words, half from all its 3-7 lett
 written by those writers on the 15x15 board and read in full (camera scene, cells, letters,
 dictionary decoding). A logistic model of "the reading is right" is fitted on each word's
 features (:func:`vision.acceptance.features`, by Newton's method with a little L2), and the
-threshold on its probability is the lowest at which the accepted words are ``--target`` right.
-The trade-off (share asked against accepted words right) is printed for other thresholds, and
+threshold on its probability is the lowest at which the accepted words are ``--target`` right;
+so is a threshold on the posterior share alone, and the one of the two that asks about fewer
+words is kept (the share alone when they tie). The trade-off (share asked against accepted words right) is printed for other thresholds, and
 the result is written beside the network (``vision/models/letters.accept.json``) with the
 network's SHA-256: re-run after retraining the network (the reader falls back to asking below
 ``vision.words.CONFIRM_BELOW`` when the file is for another network).
@@ -133,15 +134,23 @@ def main(argv=None) -> int:
     prob = 1 / (1 + np.exp(-np.clip(prob, -60, 60)))
     prob = np.where(shares >= MIN_SHARE, prob, 0.0)
     accept_at = lowest_threshold(prob, right, args.target)
-    model = Acceptance(model.weights, bias, accept_at, MIN_SHARE)
-    print(f"accept at a probability of being right >= {accept_at:.4f}")
+    share_at = max(MIN_SHARE, lowest_threshold(shares, right, args.target))
+    asked_model, asked_share = float((prob < accept_at).mean()), float((shares < share_at).mean())
+    print(f"the model: accept at a probability of being right >= {accept_at:.4f} (asks {asked_model:.3f}); "
+          f"the share alone: accept at >= {share_at:.4f} (asks {asked_share:.3f})")
+    if asked_model < asked_share:
+        model = Acceptance(model.weights, bias, accept_at, MIN_SHARE)
+        taken = prob >= accept_at
+    else:
+        model = Acceptance((), 0.0, 1.0, share_at)
+        taken = shares >= share_at
+        print("kept: the share alone")
     print("  the trade-off on the tuning words (model / the share alone):")
     for (t, asked, acc, wrong), (_s, asked_s, acc_s, wrong_s) in zip(
             tradeoff(prob, right, [0.9, 0.95, 0.98, 0.99, 0.995, accept_at]),
-            tradeoff(shares, right, [0.9, 0.95, 0.98, 0.99, 0.995, 0.97])):
+            tradeoff(shares, right, [0.9, 0.95, 0.98, 0.99, 0.995, share_at])):
         print(f"    at {t:.4f}: asked {asked:.3f}, accepted right {acc:.4f} ({wrong} wrong)   "
               f"share at {_s}: asked {asked_s:.3f}, accepted right {acc_s:.4f} ({wrong_s} wrong)")
-    taken = prob >= accept_at
     notes = {"fitted_on": f"{len(right)} words of the {len(set(tuning.writer))} tuning writers (scripts/fit_accept.py "
                           f"--scenes {args.scenes}), never the held-out ones",
              "tuning_asked": round(float(1 - taken.mean()), 4),

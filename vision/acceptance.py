@@ -12,8 +12,10 @@ agree. The model weighs six things the decoding knows (:func:`features`):
 * the word's length, whether the letter-by-letter reading is the word itself, and the share of
   its letters that were already on the board (crossing words, confirmed before).
 
-A word is accepted when the model's probability that it is right reaches :attr:`Acceptance.accept_at`.
-The weights and the threshold are those ``scripts/fit_accept.py`` wrote beside the letter
+A word is accepted when the model's probability that it is right reaches :attr:`Acceptance.accept_at`
+(and its share :attr:`Acceptance.min_share`). When the model asks no less than the share alone
+at the same accuracy on the tuning writers, the fit keeps the share alone: a threshold on it
+(no weights). The weights and thresholds are those ``scripts/fit_accept.py`` wrote beside the letter
 network (``vision/models/letters.accept.json`` for ``letters.onnx``), fitted for that very
 network (its SHA-256 is kept with them); for a network with none fitted, or fitted for another
 network, the reader falls back to :data:`FALLBACK`: ask whenever the share is below
@@ -107,9 +109,11 @@ class Acceptance:
         if model_sha256 is not None and data.get("model_sha256") != model_sha256:
             raise AcceptanceStale(f"{source or 'the acceptance file'} was fitted for another letter network: "
                                   "run scripts/fit_accept.py again")
+        weights = tuple(float(w) for w in data.get("weights", []))
+        if not weights:  # the share alone: a threshold on it
+            return cls((), 0.0, 1.0, float(data["min_share"]), source)
         if list(data.get("features", [])) != list(FEATURES):
             raise ValueError(f"{source or 'the acceptance file'} names other features than {', '.join(FEATURES)}")
-        weights = tuple(float(w) for w in data["weights"])
         if len(weights) != len(FEATURES):
             raise ValueError(f"{source or 'the acceptance file'} has {len(weights)} weights for {len(FEATURES)} features")
         return cls(weights, float(data["bias"]), float(data["accept_at"]), float(data.get("min_share", 0.0)), source)

@@ -33,7 +33,7 @@ def measure_far(boards: list, data: Any, words: list[str], index: Any, n_scenes:
 
     readers = {b.name: BoardReader(b, index) for b in boards}
     readable = not_found = invented = invented_refused = words_total = words_right = 0
-    refused_with_letters = 0
+    refused_with_letters = readable_with_letters = 0
     reasons: Counter[str] = Counter()
     for k in range(n_scenes):
         board = boards[k % len(boards)]
@@ -56,13 +56,14 @@ def measure_far(boards: list, data: Any, words: list[str], index: Any, n_scenes:
             continue
         readable += 1
         invented += false
+        readable_with_letters += int(false > 0)
         found = {w.squares: w for w in read.words}
         for word, squares in placed:
             words_total += 1
             words_right += int(squares in found and found[squares].text == word)
     return {"scenes": n_scenes, "readable": readable, "not_found": not_found, "refused": dict(reasons),
             "letters_on_empty_readable": invented, "letters_on_empty_refused": invented_refused,
-            "refused_would_have_invented": refused_with_letters,
+            "refused_would_have_invented": refused_with_letters, "readable_with_letters": readable_with_letters,
             "words": words_total, "words_right": words_right / max(1, words_total)}
 
 
