@@ -11,7 +11,9 @@ dictionary decoding). A logistic model of "the reading is right" is fitted on ea
 features (:func:`vision.acceptance.features`, by Newton's method with a little L2), and the
 threshold on its probability is the lowest at which the accepted words are ``--target`` right;
 so is a threshold on the posterior share alone, and the one of the two that asks about fewer
-words is kept (the share alone when they tie). The trade-off (share asked against accepted words right) is printed for other thresholds, and
+words is kept (the share alone when they tie). The same is done with the letters' log-probabilities divided by each of :data:`TEMPERATURES`
+before decoding, and the temperature that asks least is kept. The trade-off (share asked
+against accepted words right) is printed for other thresholds, and
 the result is written beside the network (``vision/models/letters.accept.json``) with the
 network's SHA-256: re-run after retraining the network (the reader falls back to asking below
 ``vision.words.CONFIRM_BELOW`` when the file is for another network).
@@ -39,6 +41,8 @@ from vision.synth.realdata import DEFAULT_PATHS, TRAINING_CONTRIBUTORS, load_han
 #: the floor on the posterior share under which no word is accepted, whatever the model says
 MIN_SHARE = 0.5
 L2 = 1e-2
+#: the letters' temperatures tried for decoding words (1: the letter network's own probabilities)
+TEMPERATURES = (1.0, 0.7, 1.4, 2.0, 3.0)
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = L2, steps: int = 50) -> tuple[np.ndarray, float]:
@@ -85,8 +89,9 @@ def tradeoff(prob: np.ndarray, right: np.ndarray, thresholds) -> list[tuple[floa
     return out
 
 
-def collect(data, scenes: int, seed: int, language: str = "en") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Features, posterior shares and right/wrong of the words ``data``'s writers wrote in ``scenes`` scenes."""
+def collect(data, scenes: int, seed: int, language: str = "en") -> tuple[list[np.ndarray], list[str], object]:
+    """The letter log-probabilities of each word ``data``'s writers wrote in ``scenes`` scenes
+    and was read as a run of its own squares, the words, and the dictionary index."""
     from tabletop.benchmarks.scenes import board_15, common_draw, word_scenes
     from tabletop.lexicons import builtin_lexicon, reading_index
 
@@ -95,21 +100,32 @@ def collect(data, scenes: int, seed: int, language: str = "en") -> tuple[np.ndar
     pool = [w for n in range(3, 8) for w in index.words(n)]
     everyday = common_draw(pool, 4000, rng) or []
     dictionary = [pool[i] for i in rng.choice(len(pool), 4000, replace=False)]
-    rows: list[list[float]] = []
-    shares: list[float] = []
-    right: list[bool] = []
+    logps: list[np.ndarray] = []
+    written: list[str] = []
 
     def keep(reader, read, word, squares):
-        found = next((w for w in read.words if w.squares == squares), None)
-        if found is None or not found.in_lexicon:
-            return  # not read as a word of the dictionary: asked about whatever the model says
-        rows.append(features(found))
-        shares.append(found.confidence)
-        right.append(found.text == word)
+        if any(w.squares == squares for w in read.words):  # else a square read empty: asked whatever is decided
+            logps.append(read.logp(squares))
+            written.append(word)
 
     for words, part in ((everyday, scenes // 2), (dictionary, scenes - scenes // 2)):
         if words:
             word_scenes(board_15(), data, words, part, rng, index, lambda *a: None, each=keep)
+    return logps, written, index
+
+
+def judge(logps: list[np.ndarray], written: list[str], index, temperature: float):
+    """Features, shares and right/wrong of the words as decoded at ``temperature`` (words
+    decoded outside the dictionary are left out: they are always asked about)."""
+    from vision.words import decode
+
+    rows, shares, right = [], [], []
+    for logp, word in zip(logps, written):
+        found = decode(logp / temperature, index)
+        if found.in_lexicon:
+            rows.append(features(found))
+            shares.append(found.confidence)
+            right.append(found.text == word)
     return np.array(rows), np.array(shares), np.array(right, bool)
 
 
@@ -124,37 +140,41 @@ def main(argv=None) -> int:
     ap.add_argument("--dry-run", action="store_true", help="print, write nothing")
     args = ap.parse_args(argv)
     _learn, tuning = split_writers(load_handwriting(DEFAULT_PATHS).of(TRAINING_CONTRIBUTORS), 0.1, args.seed)
-    x, shares, right = collect(tuning, args.scenes, 99)
-    print(f"{len(right)} words of {len(set(tuning.writer))} tuning writers read as dictionary words, "
-          f"{right.mean():.4f} right")
-    weights, bias = fit_logistic(x, right.astype(float))
-    print("weights: " + ", ".join(f"{n} {w:+.3f}" for n, w in zip(FEATURES, weights)) + f", bias {bias:+.3f}")
-    model = Acceptance(tuple(float(w) for w in weights), bias, 1.0, MIN_SHARE)
-    prob = np.array([model.bias + float(np.dot(weights, row)) for row in x])
-    prob = 1 / (1 + np.exp(-np.clip(prob, -60, 60)))
-    prob = np.where(shares >= MIN_SHARE, prob, 0.0)
-    accept_at = lowest_threshold(prob, right, args.target)
-    share_at = max(MIN_SHARE, lowest_threshold(shares, right, args.target))
-    asked_model, asked_share = float((prob < accept_at).mean()), float((shares < share_at).mean())
-    print(f"the model: accept at a probability of being right >= {accept_at:.4f} (asks {asked_model:.3f}); "
-          f"the share alone: accept at >= {share_at:.4f} (asks {asked_share:.3f})")
-    if asked_model < asked_share:
-        model = Acceptance(model.weights, bias, accept_at, MIN_SHARE)
-        taken = prob >= accept_at
-    else:
-        model = Acceptance((), 0.0, 1.0, share_at)
-        taken = shares >= share_at
-        print("kept: the share alone")
-    print("  the trade-off on the tuning words (model / the share alone):")
-    for (t, asked, acc, wrong), (_s, asked_s, acc_s, wrong_s) in zip(
-            tradeoff(prob, right, [0.9, 0.95, 0.98, 0.99, 0.995, accept_at]),
-            tradeoff(shares, right, [0.9, 0.95, 0.98, 0.99, 0.995, share_at])):
-        print(f"    at {t:.4f}: asked {asked:.3f}, accepted right {acc:.4f} ({wrong} wrong)   "
-              f"share at {_s}: asked {asked_s:.3f}, accepted right {acc_s:.4f} ({wrong_s} wrong)")
-    notes = {"fitted_on": f"{len(right)} words of the {len(set(tuning.writer))} tuning writers (scripts/fit_accept.py "
+    logps, written, index = collect(tuning, args.scenes, 99)
+    print(f"{len(written)} words of {len(set(tuning.writer))} tuning writers read as runs of their squares")
+    best: tuple | None = None  # (asked, order, model, taken, right, shares)
+    for order, temperature in enumerate(TEMPERATURES):
+        x, shares, right = judge(logps, written, index, temperature)
+        n_all = len(written)
+        weights, bias = fit_logistic(x, right.astype(float))
+        z = bias + x @ weights
+        prob = np.where(shares >= MIN_SHARE, 1 / (1 + np.exp(-np.clip(z, -60, 60))), 0.0)
+        accept_at = lowest_threshold(prob, right, args.target)
+        share_at = max(MIN_SHARE, lowest_threshold(shares, right, args.target))
+        # words decoded outside the dictionary are asked about too: shares of all words read
+        asked_model = 1 - float((prob >= accept_at).sum()) / n_all
+        asked_share = 1 - float((shares >= share_at).sum()) / n_all
+        print(f"temperature {temperature}: {right.mean():.4f} of the dictionary readings right; the model asks "
+              f"{asked_model:.3f} (at {accept_at:.4f}), the share alone {asked_share:.3f} (at {share_at:.4f})")
+        print("  weights: " + ", ".join(f"{n} {w:+.3f}" for n, w in zip(FEATURES, weights)) + f", bias {bias:+.3f}")
+        for (t, asked, acc, wrong), (s_t, asked_s, acc_s, wrong_s) in zip(
+                tradeoff(prob, right, [0.9, 0.95, 0.98, 0.99, 0.995]), tradeoff(shares, right, [0.9, 0.95, 0.98, 0.99, 0.995])):
+            print(f"    at {t}: model asks {asked:.3f}, accepted right {acc:.4f} ({wrong} wrong);   "
+                  f"share asks {asked_s:.3f}, accepted right {acc_s:.4f} ({wrong_s} wrong)")
+        candidates = [(asked_share, 2 * order, Acceptance((), 0.0, 1.0, share_at, temperature=temperature), shares >= share_at),
+                      (asked_model, 2 * order + 1, Acceptance(tuple(float(w) for w in weights), bias, accept_at, MIN_SHARE,
+                                                              temperature=temperature), prob >= accept_at)]
+        for asked, rank, model, taken in candidates:
+            key = (round(asked, 3), rank)  # fewer asked first; on a tie, temperature 1 and the share alone
+            if best is None or key < best[0]:
+                best = (key, model, taken, right)
+    assert best is not None
+    (asked, _rank), model, taken, right = best
+    print(f"kept: temperature {model.temperature}, " + ("the share alone at " + f"{model.min_share:.4f}" if not model.weights
+                                                         else f"the model at {model.accept_at:.4f}") + f" (asks {asked:.3f})")
+    notes = {"fitted_on": f"{len(written)} words of the {len(set(tuning.writer))} tuning writers (scripts/fit_accept.py "
                           f"--scenes {args.scenes}), never the held-out ones",
-             "tuning_asked": round(float(1 - taken.mean()), 4),
-             "tuning_accepted_right": round(float(right[taken].mean()) if taken.any() else 1.0, 4),
+             "tuning_asked": asked, "tuning_accepted_right": round(float(right[taken].mean()) if taken.any() else 1.0, 4),
              "target": args.target}
     data = model.to_json(file_sha256(args.model), notes)
     if args.dry_run:

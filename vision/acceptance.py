@@ -81,6 +81,9 @@ class Acceptance:
     accept_at: float = 1.0
     min_share: float = 0.97
     source: str = "fallback"  #: where it came from (a path, or "fallback")
+    #: the letter log-probabilities are divided by this before words are decoded (above 1: the
+    #: letters of one hand are less sure together than one by one)
+    temperature: float = 1.0
 
     def right_probability(self, word: Reading) -> float:
         """The model's probability that ``word``'s reading is right (with no weights: its share)."""
@@ -100,7 +103,8 @@ class Acceptance:
     def to_json(self, model_sha256: str, notes: dict | None = None) -> dict:
         """The JSON ``scripts/fit_accept.py`` writes."""
         return {"model_sha256": model_sha256, "features": list(FEATURES), "weights": list(self.weights),
-                "bias": self.bias, "accept_at": self.accept_at, "min_share": self.min_share, **(notes or {})}
+                "bias": self.bias, "accept_at": self.accept_at, "min_share": self.min_share,
+                "temperature": self.temperature, **(notes or {})}
 
     @classmethod
     def from_json(cls, data: dict, model_sha256: str | None = None, source: str = "") -> "Acceptance":
@@ -110,13 +114,17 @@ class Acceptance:
             raise AcceptanceStale(f"{source or 'the acceptance file'} was fitted for another letter network: "
                                   "run scripts/fit_accept.py again")
         weights = tuple(float(w) for w in data.get("weights", []))
+        temperature = float(data.get("temperature", 1.0))
+        if not temperature > 0:
+            raise ValueError(f"{source or 'the acceptance file'} has a temperature of {temperature}")
         if not weights:  # the share alone: a threshold on it
-            return cls((), 0.0, 1.0, float(data["min_share"]), source)
+            return cls((), 0.0, 1.0, float(data["min_share"]), source, temperature)
         if list(data.get("features", [])) != list(FEATURES):
             raise ValueError(f"{source or 'the acceptance file'} names other features than {', '.join(FEATURES)}")
         if len(weights) != len(FEATURES):
             raise ValueError(f"{source or 'the acceptance file'} has {len(weights)} weights for {len(FEATURES)} features")
-        return cls(weights, float(data["bias"]), float(data["accept_at"]), float(data.get("min_share", 0.0)), source)
+        return cls(weights, float(data["bias"]), float(data["accept_at"]), float(data.get("min_share", 0.0)), source,
+                   temperature)
 
 
 def accept_path(model_path: str | pathlib.Path) -> pathlib.Path:

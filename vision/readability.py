@@ -86,7 +86,8 @@ def unreadable_reason(frame: np.ndarray, corners: Any, rows: int, cols: int) -> 
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
     paper = float(np.percentile(gray, 90))
     if paper < MIN_PAPER_LEVEL:
-        return f"the board is too dark to read (its paper at {paper:.0f} of 255): turn a light on over the table"
+        level = f"{paper:.0f}"
+        return f"the board is too dark to read (its paper at {level} of 255): turn a light on over the table"
     blur = blur_estimate(gray)
     if blur > MAX_BLUR:
         return f"the picture is too blurred to read ({blur:.2f}; at most {MAX_BLUR} reads): hold the camera still and let it focus"

@@ -173,7 +173,7 @@ class BoardReader:
 
     def _decode_words(self, states, probs, letters, conf, given: dict[Square, int]) -> list[ReadWord]:
         runs = list(self._runs(states))
-        logp = np.log(np.clip(probs, 1e-6, 1.0))
+        logp = np.log(np.clip(probs, 1e-6, 1.0)) / self.acceptance.temperature
         first = [decode(logp[tuple(np.array(s).T)], self.index, alphabet=self.alphabet) for _d, s in runs]
         order = sorted(range(len(runs)), key=lambda k: -first[k].confidence)
         fixed_letters: dict[Square, int] = dict(given)

@@ -80,7 +80,8 @@ def measure_taps(board, data: Any, words: list[str], index: Any, n_games: int, r
                 stack = np.stack(images).astype(np.float32) / 255
                 feats, scores = reader.model.outputs(stack)
                 probs = softmax(hands[player].adjust(feats, scores))
-                decoded = decode(np.log(np.clip(probs, 1e-6, 1.0)), reader.index, alphabet=reader.alphabet)
+                logp = np.log(np.clip(probs, 1e-6, 1.0)) / reader.acceptance.temperature
+                decoded = decode(logp, reader.index, alphabet=reader.alphabet)
                 sure = reader.acceptance.accepts(decoded)
                 if sure:
                     wrong_taken += int(decoded.text != word)
