@@ -67,16 +67,14 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = L2, steps: int = 50) 
 
 def lowest_threshold(prob: np.ndarray, right: np.ndarray, target: float) -> float:
     """The lowest threshold on ``prob`` at which the words at or above it are ``target`` right
-    (1.0, asking about every word, when none is)."""
-    order = np.argsort(-prob)
-    wrong_so_far = np.cumsum(~right[order])
-    accuracy = 1 - wrong_so_far / np.arange(1, len(order) + 1)
-    good = np.nonzero(accuracy >= target)[0]
-    if not len(good):
-        return 1.0
-    k = int(good.max())
-    # between this word's probability and the next one's, so that ties are not split
-    return float(prob[order[k]])
+    (words of equal ``prob`` are taken or left together; 1.0, asking about every word, when no
+    threshold reaches ``target``)."""
+    best = 1.0
+    for t in np.unique(prob)[::-1]:
+        taken = prob >= t
+        if right[taken].mean() >= target:
+            best = float(t)
+    return best
 
 
 def tradeoff(prob: np.ndarray, right: np.ndarray, thresholds) -> list[tuple[float, float, float, int]]:
@@ -138,9 +136,19 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=2026, help="the seed train_letters.py split the writers with")
     ap.add_argument("--model", default=str(MODEL_PATH))
     ap.add_argument("--dry-run", action="store_true", help="print, write nothing")
+    ap.add_argument("--cache", help="keep the words read in this .npz (and read them from it the next time)")
     args = ap.parse_args(argv)
     _learn, tuning = split_writers(load_handwriting(DEFAULT_PATHS).of(TRAINING_CONTRIBUTORS), 0.1, args.seed)
-    logps, written, index = collect(tuning, args.scenes, 99)
+    if args.cache and pathlib.Path(args.cache).is_file():
+        from tabletop.lexicons import builtin_lexicon, reading_index
+
+        kept = np.load(args.cache, allow_pickle=False)
+        logps = [kept[f"logp{k}"] for k in range(len(kept["words"]))]
+        written, index = [str(w) for w in kept["words"]], reading_index(builtin_lexicon("en"), "en")
+    else:
+        logps, written, index = collect(tuning, args.scenes, 99)
+        if args.cache:
+            np.savez(args.cache, words=np.array(written), **{f"logp{k}": lp for k, lp in enumerate(logps)})
     print(f"{len(written)} words of {len(set(tuning.writer))} tuning writers read as runs of their squares")
     best: tuple | None = None  # (asked, order, model, taken, right, shares)
     for order, temperature in enumerate(TEMPERATURES):

@@ -128,6 +128,10 @@ class Tracker:
         #: the letters the game holds on the board (confirmed: :func:`vision.reader.known_letters`),
         #: asked for at each read, set by the table; words read across them keep them
         self.known: Callable[[], dict[Square, str]] | None = None
+        #: the word the game awaits now (a clue card's answer), asked for at each write, set by the
+        #: table: a write read as it is taken without asking when the answer checks out
+        #: (:meth:`vision.reader.BoardReader.verify`), though the reading alone was unsure
+        self.expected: Callable[[], str | None] | None = None
 
     @property
     def committed_rows(self) -> list[str]:
@@ -219,9 +223,13 @@ class Tracker:
             return None
         word = next((w for w in read.words if w.direction is write.direction and set(group) <= set(w.squares)), None)
         confidence = word.confidence if word is not None else float(min(read.confidence[q] for q in group))
+        sure = None if word is None else not word.needs_confirmation
+        awaited = self.expected() if self.expected is not None and not sure else None
+        if awaited and awaited.upper() == write.text:
+            checked = self.reader.verify(read, write.squares, awaited)
+            sure = checked.matches and not checked.needs_confirmation
         return WriteDetection(write, tuple(float(read.confidence[q]) for q in write.new_squares), confidence, t,
-                              tuple(read.images[q] for q in write.new_squares if q in read.images),
-                              None if word is None else not word.needs_confirmation)
+                              tuple(read.images[q] for q in write.new_squares if q in read.images), sure)
 
 
 def _groups(squares: list[Square], written: Grid) -> list[list[Square]]:

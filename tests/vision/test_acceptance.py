@@ -121,3 +121,30 @@ def test_the_reader_keeps_a_known_letter_and_counts_it(small_board):
     assert [w.text for w in plain.words] == ["CAT"] and plain.words[0].known == 0
     told = reader.read(frame, known={Square(4, 3): "O"})  # the game holds an O there: the reading keeps it
     assert [(w.text, w.known) for w in told.words] == [("COT", 1)]
+
+
+def test_the_threshold_never_splits_words_of_equal_probability():
+    fit = _fit_script()
+    prob = np.array([0.99] * 200 + [0.0] * 200)
+    right = np.array([True] * 200 + [True] * 5 + [False] * 195)
+    assert fit.lowest_threshold(prob, right, 0.995) == 0.99  # taking the zeros would take 195 wrong words
+    assert fit.lowest_threshold(np.zeros(10), np.zeros(10, bool), 0.995) == 1.0
+
+
+@pytest.mark.slow
+def test_the_clue_cards_answer_is_taken_without_asking_when_it_checks_out(small_board):
+    from vision.tracker import Tracker
+
+    never = Acceptance(min_share=1.01)  # the reading alone is never sure enough
+    letters = {Square(4, 2): "C", Square(4, 3): "A", Square(4, 4): "T"}
+    frame = make_scene(small_board, letters, seed=5, tilt_deg=10, glare=False, blur=0.6, noise=2).frame
+
+    def writes(expected):
+        tracker = Tracker(BoardReader(small_board, ["CAT", "COT", "DOG"], acceptance=never))
+        tracker.expected = expected
+        return [d for t in range(6) for d in tracker.feed(frame, t * 0.25)]
+
+    assert [(d.text, d.needs_confirmation) for d in writes(None)] == [("CAT", True)]
+    assert [(d.text, d.needs_confirmation) for d in writes(lambda: "cat")] == [("CAT", False)]
+    assert [(d.text, d.needs_confirmation) for d in writes(lambda: "DOG")] == [("CAT", True)]  # not the card's word: asked
+

@@ -25,6 +25,7 @@ class CameraInput(CameraFeed):
                                              language=session.setup.language)
         self.tracker = Tracker(self.reader, baseline=session.game.state().get("grid"))
         self.tracker.known = lambda: known_letters(session.game.state().get("grid"))  # confirmed letters decide crossings
+        self.tracker.expected = lambda: getattr(session.game, "awaited_word", lambda: None)()  # a clue card's answer
         self.detections = 0
         self.hands = HandMemories(session.hands, self.reader.model)
 
