@@ -29,7 +29,6 @@ def measure_taps(board, data: Any, words: list[str], index: Any, n_games: int, r
     from vision.reader import BoardReader
     from vision.synth.letterdata import StrokeQueue
     from vision.synth.scene import make_scene
-    from vision.words import decode
 
     reader = BoardReader(board, index)
     by_writer: dict[str, dict[str, list[int]]] = {}
@@ -37,6 +36,8 @@ def measure_taps(board, data: Any, words: list[str], index: Any, n_games: int, r
         by_writer.setdefault(str(w), {}).setdefault(str(letter), []).append(i)
     writers = sorted(w for w, own in by_writer.items() if sum(map(len, own.values())) >= 40)  # writers of a game's words
     asked = total = wrong_taken = not_read = 0
+    asked_unlearnt = wrong_unlearnt = 0  # the same words read without the writers' hands
+    unseen = 0  # words of a lost scene or with a square read empty: asked either way
     per_game: list[int] = []
     for g in range(n_games):
         players = [writers[int(i)] for i in rng.choice(len(writers), PLAYERS, replace=False)]
@@ -68,20 +69,23 @@ def measure_taps(board, data: Any, words: list[str], index: Any, n_games: int, r
                 asked += len(placed)
                 game_asked += len(placed)
                 total += len(placed)
+                unseen += len(placed)
                 continue
             for player, word, squares in placed:
                 total += 1
                 images = [read.images[sq] for sq in squares if sq in read.images]
                 if len(images) < len(squares):
                     not_read += 1  # a square read empty: the word is not seen, the writer types it
+                    unseen += 1
                     asked += 1
                     game_asked += 1
                     continue
                 stack = np.stack(images).astype(np.float32) / 255
                 feats, scores = reader.model.outputs(stack)
-                probs = softmax(hands[player].adjust(feats, scores))
-                logp = np.log(np.clip(probs, 1e-6, 1.0)) / reader.acceptance.temperature
-                decoded = decode(logp, reader.index, alphabet=reader.alphabet)
+                plain = _decode(softmax(scores), reader)
+                asked_unlearnt += int(not reader.acceptance.accepts(plain))
+                wrong_unlearnt += int(reader.acceptance.accepts(plain) and plain.text != word)
+                decoded = _decode(softmax(hands[player].adjust(feats, scores)), reader)
                 sure = reader.acceptance.accepts(decoded)
                 if sure:
                     wrong_taken += int(decoded.text != word)
@@ -98,7 +102,16 @@ def measure_taps(board, data: Any, words: list[str], index: Any, n_games: int, r
             "asked_95ci": wilson(asked, total), "not_read": not_read,
             "taps_per_game": float(np.mean(per_game)) if per_game else 0.0,
             "seconds_per_game": float(np.mean(per_game)) * SECONDS_PER_TAP if per_game else 0.0,
-            "taken": taken, "taken_wrong": wrong_taken, "taken_right": (taken - wrong_taken) / max(1, taken)}
+            "taken": taken, "taken_wrong": wrong_taken, "taken_right": (taken - wrong_taken) / max(1, taken),
+            "asked_share_unlearnt": (asked_unlearnt + unseen) / max(1, total), "taken_wrong_unlearnt": wrong_unlearnt}
+
+
+def _decode(probs: np.ndarray, reader: Any) -> Any:
+    """One word's letter probabilities decoded as the reader does (its temperature, its dictionary)."""
+    from vision.words import decode
+
+    logp = np.log(np.clip(probs, 1e-6, 1.0)) / reader.acceptance.temperature
+    return decode(logp, reader.index, alphabet=reader.alphabet)
 
 
 def print_lines(result: dict[str, Any]) -> None:
@@ -110,3 +123,6 @@ def print_lines(result: dict[str, Any]) -> None:
     report_line(f"  words asked about ({result['words']})", result["asked_share"], "<= 0.10", ci=result["asked_95ci"])
     report_line(f"  words taken without asking, right ({result['taken']})", result["taken_right"], ">= 0.995")
     report_line("  of the asked, words with a square read empty", result["not_read"], fmt="{}")
+    report_line("  words asked about had the table not learnt their hands", result["asked_share_unlearnt"])
+    report_line("  wrong words taken then / with the hands",
+                f"{result['taken_wrong_unlearnt']} / {result['taken_wrong']}")

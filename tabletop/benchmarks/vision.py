@@ -113,7 +113,9 @@ TRADEOFF = (0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995)
 
 
 class _Judged:
-    """Each word read: (the acceptance's probability that it is right, right, taken without asking)."""
+    """Each word read: (the acceptance's score, right, taken without asking). A word with a square
+    read empty counts as taken and wrong at every threshold, as in the lines above (what the
+    table makes of the pieces is not followed)."""
 
     def __init__(self) -> None:
         self.words: list[tuple[float, bool, bool]] = []
@@ -121,7 +123,7 @@ class _Judged:
     def __call__(self, reader, read, word, squares) -> None:
         found = next((w for w in read.words if w.squares == squares), None)
         if found is None:
-            self.words.append((0.0, False, False))
+            self.words.append((1.0, False, True))
             return
         p = reader.acceptance.right_probability(found) if found.in_lexicon else 0.0
         self.words.append((p, found.text == word, not found.needs_confirmation))
@@ -359,7 +361,8 @@ def _print(out):
               " everyday words: from its common ones, at least once per million words of English)")
         print(f"    (taken without asking by: {out['acceptance']})")
         if "everyday_tradeoff" in out:
-            print("    everyday words, asked against accepted right, at other thresholds on the probability of being right:")
+            print("    everyday words, asked against accepted right, at other thresholds on the acceptance's score"
+                  " (the posterior share, when no model is fitted):")
             for t, asked, right, wrong in out["everyday_tradeoff"]:
                 report_line(f"    accept at >= {t:g}: asked / accepted right", f"{asked:.3f} / {right:.4f} ({wrong} wrong)")
         farboards.print_lines(out["far"])
