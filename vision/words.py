@@ -35,7 +35,8 @@ from vision.letters import ALPHABET
 
 #: log prior of "the writer meant a word not in the dictionary" (per word)
 OOV_LOG_PRIOR = -20.0
-#: words read less surely than this go to the host: chosen by scripts/fit_confirm.py on the
+#: words read less surely than this go to the host when the letter network has no fitted
+#: acceptance (:mod:`vision.acceptance`, scripts/fit_accept.py); chosen by scripts/fit_confirm.py on the
 #: calibration writers (420 everyday words: at 0.97 none of the 322 accepted was wrong and 23 % were
 #: asked; at 0.9, 3 of 353 accepted were wrong)
 CONFIRM_BELOW = 0.97

@@ -1,6 +1,8 @@
 """The handwritten scenes more than one camera benchmark reads: a 15x15 test board, and words
 written by held-out writers on a board and read in full (``bench vision``'s word accuracy, the
-clue-card answers of :mod:`tabletop.benchmarks.answers`, ``scripts/fit_confirm.py``).
+clue-card answers of :mod:`tabletop.benchmarks.answers`, ``scripts/fit_confirm.py``,
+``scripts/fit_accept.py``), and boards far from the camera (:func:`far_scene`: the far boards of
+:mod:`tabletop.benchmarks.farboards`, ``scripts/fit_readable.py``).
 
 Like :mod:`tabletop.benchmarks.stats` it imports no other benchmark module
 (``tests/test_import_graph.py``).
