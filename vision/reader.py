@@ -26,8 +26,8 @@ from vision import acceptance as acceptance_model
 from vision.cells import INK, OCCLUDED, STATE_NAMES, CellJudge
 from vision.hands import HandMemory
 from vision.letters import LetterModel, model_for, normalise, softmax
-from vision.locate import Located, locate
-from vision.readability import unreadable_reason
+from vision.locate import MARGIN, Located, locate
+from vision.readability import glare_reason, hidden_by_glare, unreadable_reason, washed_out
 from vision.words import CONFIRM_BELOW, Decoded, LexiconIndex, Verification, decode, verify
 
 
@@ -127,7 +127,8 @@ class BoardReader:
         ``known``: letters already on the board (confirmed before: :func:`known_letters`); a word
         read across one of them keeps it, and only the dictionary words that have it are weighed."""
         loc = located or self.locate(frame)
-        analysis = self.judge.analyse(loc.warp(frame))
+        canon = loc.warp(frame)
+        analysis = self.judge.analyse(canon)
         states = analysis.states
         rows, cols = states.shape
         probs = np.zeros((rows, cols, len(self.alphabet)), np.float32)
@@ -151,6 +152,10 @@ class BoardReader:
                  if ch in self.alphabet and 0 <= sq.row < rows and 0 <= sq.col < cols and states[sq] == INK}
         words = self._decode_words(states, probs, letters, conf, given)
         unreadable = None if loc.corners is None else unreadable_reason(frame, loc.corners, rows, cols)
+        if unreadable is None and inked:
+            hidden = hidden_by_glare(washed_out(canon, self.cell, rows, cols, MARGIN), states == INK)
+            if hidden:
+                unreadable = glare_reason([self.board.label(Square(r, c)) for r, c in hidden])
         return BoardRead(["".join(row) for row in letters], states, probs, conf, words, loc, images, unreadable)
 
     def _runs(self, states: np.ndarray):

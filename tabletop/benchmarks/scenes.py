@@ -36,11 +36,13 @@ def board_15() -> Board:
 
 def word_scenes(board: Board, data: Any, words: list[str], n_scenes: int, rng: np.random.Generator, lexicon_index: Any,
                 log: Callable[..., None], outcomes: list[tuple[float, bool]] | None = None,
-                each: Callable[..., None] | None = None) -> WordCounts:
+                each: Callable[..., None] | None = None, refused: list[int] | None = None) -> WordCounts:
     """Scenes of ``words`` written by ``data``'s writers (a word a row, every other row), read in
     full by a :class:`vision.reader.BoardReader` with ``lexicon_index``: the :data:`WordCounts`.
     Each word's ``(confidence, right)`` goes into ``outcomes``, and ``each(reader, read, word,
-    squares)`` is called for every word read."""
+    squares)`` is called for every word read. With ``refused`` (a one-item list), the words of a
+    read the reader judged unreadable (:attr:`vision.reader.BoardRead.unreadable`: the table
+    writes nothing from it) are added to ``refused[0]`` and left out of everything else."""
     from vision.reader import BoardReader
     from vision.synth.letterdata import StrokeQueue
     from vision.synth.scene import make_scene
@@ -71,6 +73,9 @@ def word_scenes(board: Board, data: Any, words: list[str], n_scenes: int, rng: n
         except Exception as error:  # noqa: BLE001
             log(f"  word scene {k}: {error}")
             total += len(placed)
+            continue
+        if refused is not None and read.unreadable:
+            refused[0] += len(placed)
             continue
         found = {w.squares: w for w in read.words}
         for word, squares in placed:

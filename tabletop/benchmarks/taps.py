@@ -38,6 +38,7 @@ def measure_taps(board, data: Any, words: list[str], index: Any, n_games: int, r
     asked = total = wrong_taken = not_read = 0
     asked_unlearnt = wrong_unlearnt = 0  # the same words read without the writers' hands
     unseen = 0  # words of a lost scene or with a square read empty: asked either way
+    prompts = refused = 0  # reads refused (glare, blur) and their words, left out of the shares
     per_game: list[int] = []
     for g in range(n_games):
         players = [writers[int(i)] for i in rng.choice(len(writers), PLAYERS, replace=False)]
@@ -64,6 +65,10 @@ def measure_taps(board, data: Any, words: list[str], index: Any, n_games: int, r
             turn += len(placed)
             try:
                 read = reader.read(frame)
+                if read.unreadable:  # the table says why and writes nothing: the players move the light
+                    prompts += 1
+                    refused += len(placed)
+                    continue
             except Exception as error:  # noqa: BLE001 - every word of a lost scene is asked about
                 log(f"  taps scene: {error}")
                 asked += len(placed)
@@ -96,14 +101,15 @@ def measure_taps(board, data: Any, words: list[str], index: Any, n_games: int, r
                     learnt = word  # the writer tapped the right reading
                 hands[player].learn(np.stack(images), learnt)
         per_game.append(game_asked)
-        log(f"  taps: game {g + 1} of {n_games}: {game_asked} of {WORDS_PER_GAME} words asked")
+        log(f"  taps: game {g + 1} of {n_games}: {game_asked} words asked")
     taken = total - asked
     return {"games": n_games, "words": total, "asked": asked, "asked_share": asked / max(1, total),
             "asked_95ci": wilson(asked, total), "not_read": not_read,
             "taps_per_game": float(np.mean(per_game)) if per_game else 0.0,
             "seconds_per_game": float(np.mean(per_game)) * SECONDS_PER_TAP if per_game else 0.0,
             "taken": taken, "taken_wrong": wrong_taken, "taken_right": (taken - wrong_taken) / max(1, taken),
-            "asked_share_unlearnt": (asked_unlearnt + unseen) / max(1, total), "taken_wrong_unlearnt": wrong_unlearnt}
+            "asked_share_unlearnt": (asked_unlearnt + unseen) / max(1, total), "taken_wrong_unlearnt": wrong_unlearnt,
+            "reads_refused": prompts, "words_refused": refused, "prompts_per_game": prompts / max(1, n_games)}
 
 
 def _decode(probs: np.ndarray, reader: Any) -> Any:
@@ -123,6 +129,8 @@ def print_lines(result: dict[str, Any]) -> None:
     report_line(f"  words asked about ({result['words']})", result["asked_share"], "<= 0.10", ci=result["asked_95ci"])
     report_line(f"  words taken without asking, right ({result['taken']})", result["taken_right"], ">= 0.995")
     report_line("  of the asked, words with a square read empty", result["not_read"], fmt="{}")
+    report_line("  reads refused a game (glare, blur: 'move the light')", result["prompts_per_game"], fmt="{:.1f}")
+    report_line("  words in them, left out above", result["words_refused"], fmt="{}")
     report_line("  words asked about had the table not learnt their hands", result["asked_share_unlearnt"])
     report_line("  wrong words taken then / with the hands",
                 f"{result['taken_wrong_unlearnt']} / {result['taken_wrong']}")

@@ -277,12 +277,16 @@ def run(args) -> int:
         n_scenes = 2 if quick else 80
         # the dictionary words first (drawn and read), so that they are those of earlier runs
         dictionary = [lexicon_words[i] for i in rng.choice(len(lexicon_words), 4000, replace=False)]
-        out.update(_word_results("word", word_scenes(boards[1], held, dictionary, n_scenes, rng, index, log)))
+        refused = [0]
+        out.update(_word_results("word", word_scenes(boards[1], held, dictionary, n_scenes, rng, index, log,
+                                                     refused=refused)))
+        out["words_refused"] = refused[0]
         everyday = common_draw(lexicon_words, 4000, rng)
         if everyday is not None:
-            judged = _Judged()
+            judged, refused = _Judged(), [0]
             out.update(_word_results("everyday_word", word_scenes(boards[1], held, everyday, n_scenes, rng, index, log,
-                                                                  each=judged)))
+                                                                  each=judged, refused=refused)))
+            out["everyday_words_refused"] = refused[0]
             out["everyday_tradeoff"] = judged.curve()
         out["acceptance"] = BoardReader(boards[1]).acceptance.source
         out["far"] = farboards.measure_far(boards, held, everyday or lexicon_words, index,
@@ -357,6 +361,7 @@ def _print(out):
             report_line("  host asked (share of words)", out[f"{key}s_flagged_for_confirmation"] / max(1, out[f"{key}s_read"]),
                         "<= 0.10")
             report_line("  accepted without asking and right", out[f"accepted_{key}s_right"], ">= 0.995")
+            report_line("  words in reads refused (glare, blur: nothing written)", out[f"{key}s_refused"], fmt="{}")
         print("    (dictionary words: drawn uniformly from the 3-7 letter words of the built-in lexicon;"
               " everyday words: from its common ones, at least once per million words of English)")
         print(f"    (taken without asking by: {out['acceptance']})")

@@ -33,7 +33,7 @@ def test_quick_benchmark_prints_measured_numbers(capsys):
     assert far["letters_on_empty_readable"] == 0 and far["readable_with_letters"] == 0
     assert far["readable"] + sum(far["refused"].values()) + far["not_found"] == far["scenes"]
     taps = out["taps"]
-    assert taps["words"] == 28 and 0 <= taps["asked"] <= taps["words"] and taps["taken"] == taps["words"] - taps["asked"]
+    assert taps["words"] + taps["words_refused"] == 28 and 0 <= taps["asked"] <= taps["words"] and taps["taken"] == taps["words"] - taps["asked"]
     assert taps["seconds_per_game"] == taps["taps_per_game"] * 5.0
     assert [t for t, *_ in out["everyday_tradeoff"]] == sorted(t for t, *_ in out["everyday_tradeoff"])
 

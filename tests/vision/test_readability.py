@@ -102,3 +102,26 @@ def test_a_far_tilted_soft_board_is_read_without_invented_letters_or_refused(rea
         return
     invented = [(r, c) for r, row in enumerate(read.rows) for c, ch in enumerate(row) if ch not in ".?" and Square(r, c) not in WORDS]
     assert invented == []
+
+
+def _glare_over(scene, square):
+    """``scene``'s frame with a saturating glare spot over ``square`` (a square and a half wide)."""
+    import cv2
+    import numpy as np
+
+    centre = np.array([[[scene.print_origin[0] + (square.col + 0.5) * scene.print_cell,
+                         scene.print_origin[1] + (square.row + 0.5) * scene.print_cell]]], np.float64)
+    x, y = cv2.perspectiveTransform(centre, scene.board_to_frame)[0, 0]
+    corner = cv2.perspectiveTransform(centre + scene.print_cell, scene.board_to_frame)[0, 0]
+    frame = scene.frame.copy()
+    cv2.circle(frame, (int(x), int(y)), int(0.75 * np.hypot(*(corner - (x, y)))), (255, 255, 255), -1)
+    return frame
+
+
+def test_glare_over_a_letter_of_a_word_is_a_reason_not_a_shorter_word(reader):
+    scene = make_scene(BOARD, WORDS, seed=33, fill=0.95, tilt_deg=15, glare=False, blur=0.6)
+    hidden = reader.read(_glare_over(scene, Square(5, 6)))          # the N of PLANET washed out
+    assert hidden.unreadable and "glare may hide letters of a word" in hidden.unreadable
+    assert BOARD.label(Square(5, 6)) in hidden.unreadable
+    elsewhere = reader.read(_glare_over(scene, Square(15, 15)))     # far from any word: read as usual
+    assert elsewhere.unreadable is None and elsewhere.rows[5][3:9] == "PLANET"
