@@ -109,9 +109,11 @@ def collect(data, scenes: int, seed: int, language: str = "en") -> tuple[list[np
             logps.append(read.logp(squares))
             written.append(word)
 
+    refused = [0]  # words of reads the reader refuses (glare, blur): the table takes nothing from them
     for words, part in ((everyday, scenes // 2), (dictionary, scenes - scenes // 2)):
         if words:
-            word_scenes(board_15(), data, words, part, rng, index, lambda *a: None, each=keep)
+            word_scenes(board_15(), data, words, part, rng, index, lambda *a: None, each=keep, refused=refused)
+    print(f"{refused[0]} words in reads refused as unreadable, left out")
     return logps, written, index
 
 

@@ -19,7 +19,8 @@ SCENES = 60  #: far scenes, on the three boards in turn
 
 def _reason_kind(reason: str) -> str:
     """A short name for a refusal's reason (its advice)."""
-    for key, name in (("closer", "too small"), ("blurred", "too blurred"), ("dark", "too dark"), ("not in the picture", "not in view")):
+    for key, name in (("closer", "too small"), ("blurred", "too blurred"), ("dark", "too dark"), ("glare", "glare"),
+                      ("not in the picture", "not in view")):
         if key in reason:
             return name
     return "other"
