@@ -27,7 +27,8 @@ Two measures, taken on the board's grid in the frame:
 
 The size and blur limits were chosen by ``scripts/fit_readable.py`` on far, tilted, soft camera
 scenes (:func:`tabletop.benchmarks.scenes.far_scene`: 9-20 pixels a square, tilt 15-40 degrees,
-blur 0.5-2 px, JPEG 55-90) written by the tuning writers: on 229 such scenes the reader wrote
+blur 0.5-2 px, JPEG 55-90) written by the tuning writers: on 229 such scenes (its sweep, run
+twice with other seeds than its default, before it was a script) the reader wrote
 letters on empty squares of two read at 13.5 and 13.8 pixels a square and of none at 14 or more
 (blur at most 0.27); the size limit keeps a pixel to spare.
 
