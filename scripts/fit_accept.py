@@ -3,7 +3,7 @@
 network, on the tuning writers: the tenth of the training contributors' writers that
 ``scripts/train_letters.py`` keeps apart (never the held-out ones the benchmark reads).
 
-    .venv/bin/python scripts/fit_accept.py [--scenes 160] [--target 0.995] [--dry-run]
+    .venv/bin/python scripts/fit_accept.py [--scenes 320] [--target 0.995] [--dry-run] [--cache FILE]
 
 Words (half drawn from the dictionary's common words, half from all its 3-7 letter words) are
 written by those writers on the 15x15 board and read in full (camera scene, cells, letters,
@@ -136,7 +136,7 @@ def main(argv=None) -> int:
     from vision.letters import MODEL_PATH
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenes", type=int, default=160, help="word scenes (7 words each)")
+    ap.add_argument("--scenes", type=int, default=320, help="word scenes (7 words each)")
     ap.add_argument("--target", type=float, default=0.995, help="share of accepted words that must be right")
     ap.add_argument("--seed", type=int, default=2026, help="the seed train_letters.py split the writers with")
     ap.add_argument("--model", default=str(MODEL_PATH))
