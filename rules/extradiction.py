@@ -233,6 +233,11 @@ class ExtradictionGame(CrosswordGame):
             return self.guesser
         return self.guesser_due()
 
+    def awaited_word(self) -> str | None:
+        """The answer of the clue card in play (when the ``clue`` gave one), else None: the word to
+        be written, which the camera's reader weighs first (``vision.tracker.Tracker.expected``)."""
+        return self.card_answer if self.card_in_play and self.card_answer else None
+
     def actions(self) -> tuple[Action, ...]:
         """Take a card; judge the guess right or wrong; pass; end the game."""
         phase, out = self.phase, []

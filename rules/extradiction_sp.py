@@ -390,6 +390,12 @@ class ExtradictionSPGame(CrosswordGame):
             return None
         return self.whose_turn()
 
+    def awaited_word(self) -> str | None:
+        """The clue card's answer while its writer is to write it (when the ``clue`` gave one), else
+        None: the camera's reader weighs it first (``vision.tracker.Tracker.expected``)."""
+        turn = self.turn
+        return turn.answer if turn.phase == Phase.WRITING and turn.answer else None
+
     def write_deadline(self) -> float | None:
         """When the writer's 30 seconds end (``None`` when no write is timed)."""
         turn = self.turn

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Choose when a read word is sure enough to accept without asking the host
-(``vision.words.CONFIRM_BELOW``), on the calibration writers: the tenth of the training
+(``vision.words.CONFIRM_BELOW``: the fallback of a network with no fitted acceptance, see
+``scripts/fit_accept.py``), on the calibration writers: the tenth of the training
 contributors' writers that ``scripts/train_letters.py`` keeps apart (never the held-out ones).
 
     .venv/bin/python scripts/fit_confirm.py [--scenes 60]

@@ -42,7 +42,8 @@ BENCHMARK_HELPERS = {f"{BENCHMARKS}.stats", f"{BENCHMARKS}.scenes"}
 #: the benchmarks made of parts, and the parts each runs (a part never imports its whole)
 BENCHMARK_PARTS = {
     f"{BENCHMARKS}.vision": {f"{BENCHMARKS}.{part}"
-                             for part in ("answers", "chips", "dice", "glare", "hands", "outsider", "tiles", "ukrainian")},
+                             for part in ("answers", "chips", "dice", "farboards", "glare", "hands", "outsider", "taps", "tiles",
+                                          "ukrainian")},
     f"{BENCHMARKS}.rules": {f"{BENCHMARKS}.questique_moves"},
     f"{BENCHMARKS}.tiles": {f"{BENCHMARKS}.tile_photos"},
     f"{BENCHMARKS}.dice": {f"{BENCHMARKS}.plaindice"},

@@ -12,9 +12,25 @@ Two measures, taken on the board's grid in the frame:
   blurred again, and the share of its neighbour-to-neighbour variation that the re-blur does not
   remove says how sharp it was (0 sharp, 1 all blur). It does not depend on the light's contrast.
 
-The limits were set on synthetic camera scenes of the printed SP board (fill 0.45-0.9 of the
-frame, blur 0-2 px, tilt 25 degrees, four seeds): every scene in which the reader wrote letters
-on empty squares is beyond one of them.
+* **light**: the paper's brightness (the 90th percentile of the grid's grey levels). Under
+  :data:`MIN_PAPER_LEVEL` a marker stroke is a few grey levels darker than the paper round it,
+  the sensor's noise as much.
+
+* **glare over the words**: a square whose picture, its printed border lines included, spans
+  fewer than :data:`WASHED_CONTRAST` grey levels shows nothing of what is printed or written
+  there (glare). When such a square was judged empty in a gap of a word or carrying one on, a
+  letter of that word may be under the glare, and the whole read is refused
+  (:func:`hidden_by_glare`). On 30
+  word scenes of the tuning writers, the three written squares judged empty spanned 14-39 grey
+  levels, the written squares read as written at least 60 (one in a thousand), the empty squares
+  157 (median; 2.4 % under 48).
+
+The size and blur limits were chosen by ``scripts/fit_readable.py`` on far, tilted, soft camera
+scenes (:func:`tabletop.benchmarks.scenes.far_scene`: 9-20 pixels a square, tilt 15-40 degrees,
+blur 0.5-2 px, JPEG 55-90) written by the tuning writers: on 229 such scenes (its sweep, run
+twice with other seeds than its default, before it was a script) the reader wrote
+letters on empty squares of two read at 13.5 and 13.8 pixels a square and of none at 14 or more
+(blur at most 0.27); the size limit keeps a pixel to spare.
 
 >>> import numpy as np
 >>> sharp = np.zeros((60, 60), np.uint8); sharp[:, ::6] = 255
@@ -29,10 +45,14 @@ from typing import Any
 import cv2
 import numpy as np
 
-#: fewer frame pixels than this a square: too small to read
-MIN_SQUARE_PX = 12.5
+#: fewer frame pixels than this a square: too small to read (scripts/fit_readable.py)
+MIN_SQUARE_PX = 15.0
 #: more blur than this (0..1): too blurred to read
 MAX_BLUR = 0.27
+#: paper darker than this (grey level, 0-255): too dark to read
+MIN_PAPER_LEVEL = 60
+#: a square (with its border lines) spanning fewer grey levels than this is washed out by glare
+WASHED_CONTRAST = 50
 
 
 def square_pixels(corners: Any, rows: int, cols: int) -> float:
@@ -76,7 +96,66 @@ def unreadable_reason(frame: np.ndarray, corners: Any, rows: int, cols: int) -> 
         return "the board is not in the picture: point the camera at it"
     crop = frame[y0:y1, x0:x1]
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+    paper = float(np.percentile(gray, 90))
+    if paper < MIN_PAPER_LEVEL:
+        level = f"{paper:.0f}"
+        return f"the board is too dark to read (its paper at {level} of 255): turn a light on over the table"
     blur = blur_estimate(gray)
     if blur > MAX_BLUR:
         return f"the picture is too blurred to read ({blur:.2f}; at most {MAX_BLUR} reads): hold the camera still and let it focus"
     return None
+
+
+def washed_out(canon: np.ndarray, cell: int, rows: int, cols: int, margin: float) -> np.ndarray:
+    """(rows, cols) bool: the squares of the canonical image ``canon`` (grid ``margin`` cells from
+    its corner, ``cell`` pixels a square) that glare washes out: each with two pixels round it
+    (its printed border lines) spans fewer than :data:`WASHED_CONTRAST` grey levels.
+
+    >>> canon = np.full((40, 40, 3), 200, np.uint8); canon[::10] = 60; canon[:, ::10] = 60  # paper, grid lines
+    >>> canon[8:22, 18:32] = 250  # glare over the square of row 0, column 1 and its lines
+    >>> washed_out(canon, 10, 2, 2, 1.0).tolist()
+    [[False, True], [False, False]]
+    """
+    gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY) if canon.ndim == 3 else canon
+    m, pad = int(round(margin * cell)), 2
+    out = np.zeros((rows, cols), bool)
+    for r in range(rows):
+        for c in range(cols):
+            y0, x0 = m + r * cell - pad, m + c * cell - pad
+            patch = gray[max(0, y0):y0 + cell + 2 * pad, max(0, x0):x0 + cell + 2 * pad]
+            out[r, c] = patch.size > 0 and int(patch.max()) - int(patch.min()) < WASHED_CONTRAST
+    return out
+
+
+def hidden_by_glare(washed: np.ndarray, written: np.ndarray) -> list[tuple[int, int]]:
+    """The squares judged empty but washed out (``washed``) where a word's letter may be hidden:
+    in a gap of a row or column of ``written`` squares, or carrying on a run of two or more of
+    them (beside a word, across its line, a letter would make no word with it). In row order.
+
+    >>> washed = np.array([[False, False, True, False], [False, True, False, False], [False, False, False, True]])
+    >>> written = np.array([[True, True, False, False], [False, False, False, False], [False, False, True, False]])
+    >>> hidden_by_glare(washed, written)   # (0, 2) carries on AB; (1, 1) is only beside B; (2, 3) beside a lone mark
+    [(0, 2)]
+    """
+    rows, cols = written.shape
+    out = []
+    for r, c in zip(*np.nonzero(washed & ~written)):
+        for dr, dc in ((0, 1), (1, 0)):
+            def at(k: int) -> bool:
+                y, x = r + k * dr, c + k * dc
+                return bool(0 <= y < rows and 0 <= x < cols and written[y, x])
+
+            if (at(1) and at(-1)) or (at(1) and at(2)) or (at(-1) and at(-2)):
+                out.append((int(r), int(c)))
+                break
+    return out
+
+
+def glare_reason(labels: list[str]) -> str:
+    """The reason given for a read refused because glare may hide letters at the squares ``labels``.
+
+    >>> glare_reason(["C4", "D4"])
+    'glare may hide letters of a word (C4, D4): tilt the camera or move the light'
+    """
+    squares = ", ".join(labels)
+    return f"glare may hide letters of a word ({squares}): tilt the camera or move the light"

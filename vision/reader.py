@@ -15,18 +15,19 @@ from __future__ import annotations
 
 import pathlib
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from rules.board import Board
 from rules.grid import Grid
 from rules.squares import Direction, Square
+from vision import acceptance as acceptance_model
 from vision.cells import INK, OCCLUDED, STATE_NAMES, CellJudge
 from vision.hands import HandMemory
 from vision.letters import LetterModel, model_for, normalise, softmax
-from vision.locate import Located, locate
-from vision.readability import unreadable_reason
+from vision.locate import MARGIN, Located, locate
+from vision.readability import glare_reason, hidden_by_glare, unreadable_reason, washed_out
 from vision.words import CONFIRM_BELOW, Decoded, LexiconIndex, Verification, decode, verify
 
 
@@ -41,10 +42,14 @@ class ReadWord:
     raw: str
     in_lexicon: bool
     alternatives: list = field(default_factory=list)
+    weakest: float = 0.0  #: the smallest log-probability the letter network gave a letter of it
+    known: int = 0  #: its letters that were already on the board (given to the decoding)
+    #: taken without asking (the reader's :class:`vision.acceptance.Acceptance`); None: by the share alone
+    sure: bool | None = None
 
     @property
     def needs_confirmation(self) -> bool:
-        return self.confidence < CONFIRM_BELOW
+        return not self.sure if self.sure is not None else self.confidence < CONFIRM_BELOW
 
 
 @dataclass
@@ -86,12 +91,16 @@ class BoardReader:
     letters; without one, words are read letter by letter.
     ``marker_corners``: from a calibration (stick-on markers); default the printed layout.
     ``cache``: a folder where the board's printed look is kept and memory-mapped from on later
-    runs (:mod:`vision.arraycache`); None computes it here."""
+    runs (:mod:`vision.arraycache`); None computes it here.
+    ``acceptance``: when a word is taken without asking (default: the one fitted for the letter
+    network, :func:`vision.acceptance.for_model`)."""
 
     def __init__(self, board: Board, lexicon=None, *, model: LetterModel | None = None, cell: int = 30,
-                 marker_corners: dict | None = None, cache: pathlib.Path | None = None, language: str = "en"):
+                 marker_corners: dict | None = None, cache: pathlib.Path | None = None, language: str = "en",
+                 acceptance: acceptance_model.Acceptance | None = None):
         self.board, self.cell = board, cell
         self.model = model or model_for(language)
+        self.acceptance = acceptance or acceptance_model.for_model(getattr(self.model, "path", None))
         self.alphabet = self.model.alphabet
         if isinstance(lexicon, LexiconIndex) or lexicon is None:
             self.index = lexicon
@@ -110,12 +119,16 @@ class BoardReader:
     def locate(self, frame: np.ndarray) -> Located:
         return locate(frame, self.board.rows, self.board.cols, cell=self.cell, marker_corners=self.marker_corners)
 
-    def read(self, frame: np.ndarray, located: Located | None = None, hand: HandMemory | None = None) -> BoardRead:
+    def read(self, frame: np.ndarray, located: Located | None = None, hand: HandMemory | None = None,
+             known: dict[Square, str] | None = None) -> BoardRead:
         """Read ``frame``; raises :class:`vision.errors.BoardNotFound` when the board is not seen.
         ``hand``: the memory of the player who is writing (:mod:`vision.hands`), used on every
-        written square (the words already on the board are the journal's, not this read's)."""
+        written square (the words already on the board are the journal's, not this read's).
+        ``known``: letters already on the board (confirmed before: :func:`known_letters`); a word
+        read across one of them keeps it, and only the dictionary words that have it are weighed."""
         loc = located or self.locate(frame)
-        analysis = self.judge.analyse(loc.warp(frame))
+        canon = loc.warp(frame)
+        analysis = self.judge.analyse(canon)
         states = analysis.states
         rows, cols = states.shape
         probs = np.zeros((rows, cols, len(self.alphabet)), np.float32)
@@ -135,8 +148,14 @@ class BoardReader:
         for sq in inked:
             letters[sq] = self.alphabet[int(probs[sq].argmax())]
             conf[sq] = probs[sq].max()
-        words = self._decode_words(states, probs, letters, conf)
+        given = {sq: self.alphabet.index(ch) for sq, ch in (known or {}).items()
+                 if ch in self.alphabet and 0 <= sq.row < rows and 0 <= sq.col < cols and states[sq] == INK}
+        words = self._decode_words(states, probs, letters, conf, given)
         unreadable = None if loc.corners is None else unreadable_reason(frame, loc.corners, rows, cols)
+        if unreadable is None and inked:
+            hidden = hidden_by_glare(washed_out(canon, self.cell, rows, cols, MARGIN), states == INK)
+            if hidden:
+                unreadable = glare_reason([self.board.label(Square(r, c)) for r, c in hidden])
         return BoardRead(["".join(row) for row in letters], states, probs, conf, words, loc, images, unreadable)
 
     def _runs(self, states: np.ndarray):
@@ -157,12 +176,12 @@ class BoardReader:
                         yield direction, sqs
                     j = k
 
-    def _decode_words(self, states, probs, letters, conf) -> list[ReadWord]:
+    def _decode_words(self, states, probs, letters, conf, given: dict[Square, int]) -> list[ReadWord]:
         runs = list(self._runs(states))
-        logp = np.log(np.clip(probs, 1e-6, 1.0))
+        logp = np.log(np.clip(probs, 1e-6, 1.0)) / self.acceptance.temperature
         first = [decode(logp[tuple(np.array(s).T)], self.index, alphabet=self.alphabet) for _d, s in runs]
         order = sorted(range(len(runs)), key=lambda k: -first[k].confidence)
-        fixed_letters: dict[Square, int] = {}
+        fixed_letters: dict[Square, int] = dict(given)
         words: list[ReadWord | None] = [None] * len(runs)
         for k in order:
             direction, sqs = runs[k]
@@ -172,5 +191,17 @@ class BoardReader:
                 fixed_letters[s] = self.alphabet.index(ch)
                 letters[s] = ch
                 conf[s] = max(conf[s], d.confidence) if d.in_lexicon else conf[s]
-            words[k] = ReadWord(d.text, sqs, direction, d.confidence, d.raw, d.in_lexicon, d.alternatives)
+            d = replace(d, known=sum(s in given for s in sqs))  # confirmed before, not this read's other words
+            words[k] = ReadWord(d.text, sqs, direction, d.confidence, d.raw, d.in_lexicon, d.alternatives, d.weakest,
+                                d.known, self.acceptance.accepts(d))
         return [w for w in words if w is not None]
+
+
+def known_letters(rows: list[str] | None) -> dict[Square, str]:
+    """The letters of a board's rows (``'.'`` empty, ``'?'`` unknown) by square: what
+    :meth:`BoardReader.read` takes as ``known``.
+
+    >>> known_letters(["C.", "AT"])
+    {Square(row=0, col=0): 'C', Square(row=1, col=0): 'A', Square(row=1, col=1): 'T'}
+    """
+    return {Square(r, c): ch for r, row in enumerate(rows or []) for c, ch in enumerate(row) if ch not in ".?"}

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -52,6 +53,8 @@ class WriteDetection:
     t: float
     #: the new squares' normalised letter images (what the writer's hand memory learns once the word is confirmed)
     images: tuple[np.ndarray, ...] = field(default=(), compare=False, repr=False)
+    #: taken without asking (the reader's acceptance of the word read); None: by the confidence alone
+    sure: bool | None = field(default=None, compare=False)
 
     @property
     def squares(self) -> tuple[Square, ...]:
@@ -78,7 +81,7 @@ class WriteDetection:
 
     @property
     def needs_confirmation(self) -> bool:
-        return self.confidence < CONFIRM_BELOW
+        return not self.sure if self.sure is not None else self.confidence < CONFIRM_BELOW
 
     def lesson(self) -> dict | None:
         """The new squares' letters and images as a hand lesson (:mod:`tabletop.session.hands`):
@@ -122,6 +125,13 @@ class Tracker:
         self.last_read: BoardRead | None = None
         self.status = "waiting"  #: 'moving', 'still', 'hand', 'no board', 'committed'
         self.hand: HandMemory | None = None  #: the writing player's letters (:mod:`vision.hands`), set by the table
+        #: the letters the game holds on the board (confirmed: :func:`vision.reader.known_letters`),
+        #: asked for at each read, set by the table; words read across them keep them
+        self.known: Callable[[], dict[Square, str]] | None = None
+        #: the word the game awaits now (a clue card's answer), asked for at each write, set by the
+        #: table: a write read as it is taken without asking when the answer checks out
+        #: (:meth:`vision.reader.BoardReader.verify`), though the reading alone was unsure
+        self.expected: Callable[[], str | None] | None = None
 
     @property
     def committed_rows(self) -> list[str]:
@@ -156,7 +166,7 @@ class Tracker:
         self._dirty = False  # one read per still period
         self._last_read_t = t
         try:
-            read = self.reader.read(frame, hand=self.hand)
+            read = self.reader.read(frame, hand=self.hand, known=self.known() if self.known is not None else None)
         except BoardNotFound:
             self.status = "no board"
             return []
@@ -213,8 +223,13 @@ class Tracker:
             return None
         word = next((w for w in read.words if w.direction is write.direction and set(group) <= set(w.squares)), None)
         confidence = word.confidence if word is not None else float(min(read.confidence[q] for q in group))
+        sure = None if word is None else not word.needs_confirmation
+        awaited = self.expected() if self.expected is not None and not sure else None
+        if awaited and awaited.upper() == write.text:
+            checked = self.reader.verify(read, write.squares, awaited)
+            sure = checked.matches and not checked.needs_confirmation
         return WriteDetection(write, tuple(float(read.confidence[q]) for q in write.new_squares), confidence, t,
-                              tuple(read.images[q] for q in write.new_squares if q in read.images))
+                              tuple(read.images[q] for q in write.new_squares if q in read.images), sure)
 
 
 def _groups(squares: list[Square], written: Grid) -> list[list[Square]]:

@@ -35,7 +35,8 @@ from vision.letters import ALPHABET
 
 #: log prior of "the writer meant a word not in the dictionary" (per word)
 OOV_LOG_PRIOR = -20.0
-#: words read less surely than this go to the host: chosen by scripts/fit_confirm.py on the
+#: words read less surely than this go to the host when the letter network has no fitted
+#: acceptance (:mod:`vision.acceptance`, scripts/fit_accept.py); chosen by scripts/fit_confirm.py on the
 #: calibration writers (420 everyday words: at 0.97 none of the 322 accepted was wrong and 23 % were
 #: asked; at 0.9, 3 of 353 accepted were wrong)
 CONFIRM_BELOW = 0.97
@@ -122,6 +123,9 @@ class Decoded:
     raw: str  #: letter-by-letter best reading
     in_lexicon: bool
     alternatives: list[tuple[str, float]]  #: next best readings with their shares
+    #: the smallest log-probability the letter network gave a letter of :attr:`text`
+    weakest: float = 0.0
+    known: int = 0  #: letters of it that were given (``fixed``: already on the board)
 
     @property
     def needs_confirmation(self) -> bool:
@@ -155,11 +159,15 @@ def decode(logp: np.ndarray, index: LexiconIndex | None, fixed: dict[int, int] |
         for k, v in fixed.items():
             keep &= arr[:, k] == v
         arr, prior = arr[keep], prior[keep]
+    known = len(fixed or {})
+    free = np.array([k not in (fixed or {}) for k in range(n)], bool)  # the letters read, not given
+    raw_weakest = float(logp[np.arange(n), raw_idx][free].min()) if free.any() else 0.0
     if len(arr) == 0:
         # no dictionary to lean on: the chance every letter is right (capped when a dictionary
         # was given but has no such word: then the host should look)
         letters_right = float(np.exp(logp[np.arange(n), raw_idx].sum()))
-        return Decoded(raw, letters_right if index is None else min(0.5, letters_right), raw, False, [])
+        return Decoded(raw, letters_right if index is None else min(0.5, letters_right), raw, False, [],
+                       raw_weakest, known)
     scores = logp[np.arange(n)[None, :], arr].sum(1) + prior
     total = _logsumexp(np.append(scores, raw_score))
     order = np.argsort(scores)[::-1][:4]
@@ -167,8 +175,10 @@ def decode(logp: np.ndarray, index: LexiconIndex | None, fixed: dict[int, int] |
     best_text = "".join(letters[i] for i in arr[best])
     alts = [("".join(letters[i] for i in arr[k]), float(np.exp(scores[k] - total))) for k in order[1:]]
     if raw_score > scores[best] and best_text != raw:
-        return Decoded(raw, min(0.5, float(np.exp(raw_score - total))), raw, False, [(best_text, float(np.exp(scores[best] - total)))] + alts)
-    return Decoded(best_text, float(np.exp(scores[best] - total)), raw, True, alts)
+        return Decoded(raw, min(0.5, float(np.exp(raw_score - total))), raw, False,
+                       [(best_text, float(np.exp(scores[best] - total)))] + alts, raw_weakest, known)
+    weakest = float(logp[np.arange(n), arr[best]][free].min()) if free.any() else 0.0
+    return Decoded(best_text, float(np.exp(scores[best] - total)), raw, True, alts, weakest, known)
 
 
 @dataclass

@@ -1,6 +1,8 @@
 """The handwritten scenes more than one camera benchmark reads: a 15x15 test board, and words
 written by held-out writers on a board and read in full (``bench vision``'s word accuracy, the
-clue-card answers of :mod:`tabletop.benchmarks.answers`, ``scripts/fit_confirm.py``).
+clue-card answers of :mod:`tabletop.benchmarks.answers`, ``scripts/fit_confirm.py``,
+``scripts/fit_accept.py``), and boards far from the camera (:func:`far_scene`: the far boards of
+:mod:`tabletop.benchmarks.farboards`, ``scripts/fit_readable.py``).
 
 Like :mod:`tabletop.benchmarks.stats` it imports no other benchmark module
 (``tests/test_import_graph.py``).
@@ -34,11 +36,13 @@ def board_15() -> Board:
 
 def word_scenes(board: Board, data: Any, words: list[str], n_scenes: int, rng: np.random.Generator, lexicon_index: Any,
                 log: Callable[..., None], outcomes: list[tuple[float, bool]] | None = None,
-                each: Callable[..., None] | None = None) -> WordCounts:
+                each: Callable[..., None] | None = None, refused: list[int] | None = None) -> WordCounts:
     """Scenes of ``words`` written by ``data``'s writers (a word a row, every other row), read in
     full by a :class:`vision.reader.BoardReader` with ``lexicon_index``: the :data:`WordCounts`.
     Each word's ``(confidence, right)`` goes into ``outcomes``, and ``each(reader, read, word,
-    squares)`` is called for every word read."""
+    squares)`` is called for every word read. With ``refused`` (a one-item list), the words of a
+    read the reader judged unreadable (:attr:`vision.reader.BoardRead.unreadable`: the table
+    writes nothing from it) are added to ``refused[0]`` and left out of everything else."""
     from vision.reader import BoardReader
     from vision.synth.letterdata import StrokeQueue
     from vision.synth.scene import make_scene
@@ -70,6 +74,9 @@ def word_scenes(board: Board, data: Any, words: list[str], n_scenes: int, rng: n
             log(f"  word scene {k}: {error}")
             total += len(placed)
             continue
+        if refused is not None and read.unreadable:
+            refused[0] += len(placed)
+            continue
         found = {w.squares: w for w in read.words}
         for word, squares in placed:
             total += 1
@@ -96,3 +103,51 @@ def common_draw(words: list[str], n: int, rng: np.random.Generator) -> list[str]
         return None
     common = [w for w in words if frequency(w) >= COMMON_WORD_FREQUENCY]
     return [common[i] for i in rng.choice(len(common), n, replace=False)]
+
+
+#: the far, tilted, soft camera family (issue 25): the board fills this share of the frame's
+#: shorter side (about 9-20 pixels a square on a 19x19 board at 1280x720) ...
+FAR_FILL = (0.4, 0.8)
+#: ... the camera tilted this many degrees, the picture blurred this much (Gaussian sigma, pixels)
+FAR_TILT = (15.0, 40.0)
+FAR_BLUR = (0.5, 2.0)
+#: ... and saved as a JPEG of this quality (a phone's stream)
+FAR_JPEG = (55, 90)
+
+
+def far_scene(board: Board, data: Any, words: list[str], rng: np.random.Generator, n_words: int = 6):
+    """A scene of the far camera family: ``n_words`` of ``words`` written across by ``data``'s
+    writers (one writer a word, a word every other row), the board small in the frame, tilted,
+    blurred, noisy and JPEG-compressed. Returns ``(frame, placed, camera)``: ``placed`` the
+    ``(word, squares)`` written, ``camera`` the ``fill``, ``tilt``, ``blur`` and ``jpeg`` drawn.
+    """
+    import cv2
+
+    from vision.synth.letterdata import StrokeQueue
+    from vision.synth.scene import make_scene
+
+    by_writer: dict[str, list[int]] = {}
+    for i, w in enumerate(data.writer):
+        by_writer.setdefault(str(w), []).append(i)
+    writers = sorted(by_writer)
+    rows = rng.choice(np.arange(1, board.rows - 1, 2), min(n_words, (board.rows - 1) // 2), replace=False)
+    letters: dict[Square, str] = {}
+    samples: list[Any] = []
+    placed: list[tuple[str, tuple[Square, ...]]] = []
+    for row in sorted(int(r) for r in rows):
+        word = words[int(rng.integers(len(words)))]
+        col = int(rng.integers(0, board.cols - len(word) + 1))
+        own = by_writer[writers[int(rng.integers(len(writers)))]]
+        squares = tuple(Square(row, col + j) for j in range(len(word)))
+        for sq, ch in zip(squares, word):
+            pool = [i for i in own if data.labels[i] == ch] or np.nonzero(data.labels == ch)[0].tolist()
+            letters[sq] = ch
+            samples.append(data.strokes[pool[int(rng.integers(len(pool)))]])
+        placed.append((word, squares))
+    camera: dict[str, float] = {"fill": float(rng.uniform(*FAR_FILL)), "tilt": float(rng.uniform(*FAR_TILT)),
+              "blur": float(rng.uniform(*FAR_BLUR)), "jpeg": float(rng.integers(*FAR_JPEG))}
+    frame = make_scene(board, letters, seed=int(rng.integers(1 << 30)), ink_renderer=StrokeQueue(samples), ink=None,
+                       fill=camera["fill"], tilt_deg=camera["tilt"], blur=camera["blur"],
+                       noise=float(rng.uniform(1.5, 6))).frame
+    ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(camera["jpeg"])])
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), placed, camera

@@ -12,8 +12,8 @@ from tabletop.errors import UserError
 
 #: modules of tabletop.benchmarks that are no benchmark of their own (no ``run``): the shared
 #: helpers, and parts that ``bench vision``, ``bench rules`` or ``bench tiles`` runs
-HELPERS = ("answers", "glare", "hands", "outsider", "plaindice", "questique_moves", "scenes", "stats", "tile_photos",
-           "ukrainian")
+HELPERS = ("answers", "farboards", "glare", "hands", "outsider", "plaindice", "questique_moves", "scenes", "stats", "taps",
+           "tile_photos", "ukrainian")
 
 
 def available() -> list[str]:

@@ -200,3 +200,12 @@ def test_chance_square_positions_on_builtin_board_are_off_the_rulebook_words():
     board = load_board("extradiction")
     for r, c in [(6, 2), (6, 3), (6, 4), (6, 5), (6, 6), (6, 7), (7, 7), (8, 7), (9, 7), (0, 1), (0, 2), (0, 3)]:
         assert not board.is_chance(Square(r, c))
+
+
+def test_the_clue_cards_answer_is_awaited_until_it_is_written(plain_board, lexicon):
+    game = make_game("extradiction", plain_board, lexicon, variant="level1")
+    assert game.awaited_word() is None
+    game.apply({"type": "clue", "player": "Ben", "answer": "cat"})
+    assert game.awaited_word() == "CAT"
+    game.apply(write("Ann", "CAT", 3, 0))
+    assert game.awaited_word() is None

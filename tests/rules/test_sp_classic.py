@@ -277,3 +277,12 @@ def test_speed_names_the_next_player_right_after_a_write(board, lexicon):
     assert [a.event for a in game.actions() if a.key == "pass"] == [{"type": "pass", "player": "Ben"}]
     game.apply(ev("pass", "Ben", 2.0))
     assert game.whose_turn() == "Cai"
+
+
+def test_the_cards_answer_is_awaited_only_while_it_is_written(game):
+    ask(game)
+    assert game.awaited_word() is None                 # hands up: nothing to write yet
+    game.apply(ev("hand", "Ben", 4))
+    game.apply(ev("recognise", "Ann", 5, target="Ben"))
+    game.apply(ev("answer", "Ben", 9.9, text="CAT"))
+    assert game.awaited_word() == "CAT"

@@ -29,6 +29,13 @@ def test_quick_benchmark_prints_measured_numbers(capsys):
     assert 0.5 < out["letter_accuracy_without_one_bar_recordings"] <= 1
     assert out["empty_ink_errors"]["false"] == 0
     assert out["outsider_letters_read"] == 20 and out["outsider_errors"]["false"] == 0
+    far = out["far"]  # never inventing: no letter on an empty square of a far board judged readable
+    assert far["letters_on_empty_readable"] == 0 and far["readable_with_letters"] == 0
+    assert far["readable"] + sum(far["refused"].values()) + far["not_found"] == far["scenes"]
+    taps = out["taps"]
+    assert taps["words"] + taps["words_refused"] == 28 and 0 <= taps["asked"] <= taps["words"] and taps["taken"] == taps["words"] - taps["asked"]
+    assert taps["seconds_per_game"] == taps["taps_per_game"] * 5.0
+    assert [t for t, *_ in out["everyday_tradeoff"]] == sorted(t for t, *_ in out["everyday_tradeoff"])
 
 
 def test_wilson_interval_is_wide_for_few_cases_and_narrow_for_many():

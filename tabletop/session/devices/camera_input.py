@@ -16,7 +16,7 @@ class CameraInput(CameraFeed):
     def __init__(self, session: Session, camera, *, reader=None):
         super().__init__()
         from tabletop.lexicons import reading_index
-        from vision.reader import BoardReader
+        from vision.reader import BoardReader, known_letters
         from vision.tracker import Tracker
         self.session, self.camera = session, camera
         if session.board is None:
@@ -24,6 +24,8 @@ class CameraInput(CameraFeed):
         self.reader = reader or BoardReader(session.board, lexicon=reading_index(session.lexicon, session.setup.language),
                                              language=session.setup.language)
         self.tracker = Tracker(self.reader, baseline=session.game.state().get("grid"))
+        self.tracker.known = lambda: known_letters(session.game.state().get("grid"))  # confirmed letters decide crossings
+        self.tracker.expected = lambda: getattr(session.game, "awaited_word", lambda: None)()  # a clue card's answer
         self.detections = 0
         self.hands = HandMemories(session.hands, self.reader.model)
 

@@ -93,6 +93,7 @@ class PhotoScanner:
         Returns ``{"status": "offered", "message": ..., "words": [...]}``; raises :class:`ScanRefused`."""
         image = photo_image(self.session, data)
         from vision.errors import VisionError
+        from vision.reader import known_letters
         from vision.tracker import Tracker
 
         with self._lock:
@@ -102,7 +103,7 @@ class PhotoScanner:
                 raise ScanRefused("Nobody is writing on the board now, so there is no word to offer.")
             tracker = Tracker(reader, baseline=self.session.game.state().get("grid"))
             try:
-                read = reader.read(image, hand=hands.of(writer))
+                read = reader.read(image, hand=hands.of(writer), known=known_letters(self.session.game.state().get("grid")))
             except VisionError as error:
                 raise ScanRefused(f"The board is not in the photo ({error}): take it again with the whole "
                                   "board and its four corner markers in view.") from None
