@@ -37,7 +37,6 @@ board not found: no grid of 15x15 squares was found in the photo (give its corne
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import cv2
@@ -49,6 +48,7 @@ WORK_SIDE = 960  #: the photo is searched shrunk to this many pixels on its long
 SEGMENT_SIDE = 720  #: line segments are looked for at this size
 PLANE_SIDE = 640  #: the candidate plane is warped to at most this many pixels
 CELL = 16  #: pixels a square when a candidate grid is refined and checked
+QUICK_CELL = 8  #: pixels a square when every candidate grid is checked first, to rank them
 PAD = 3  #: squares round the grid in the image it is refined and checked in
 #: a grid line stands out along a square's side when its edge strength is this much above the
 #: squares' middles beside it (times, plus grey levels)
@@ -131,9 +131,7 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
     True
     """
     h, w = frame.shape[:2]
-    scale = min(1.0, WORK_SIDE / max(h, w))
-    small = cv2.resize(frame, (int(round(w * scale)), int(round(h * scale))), interpolation=cv2.INTER_AREA) \
-        if scale < 1 else frame
+    small, scale = _shrink(frame)
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     layout = _layout_classes(premiums, rows, cols)
     best: GridFound | None = None
@@ -165,6 +163,22 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
     if (corners < -margin).any() or (corners[:, 0] > w + margin).any() or (corners[:, 1] > h + margin).any():
         raise GridNotFound("the grid runs out of the photo: take it again with the whole board in view")
     return GridFound(_clockwise(corners), best.lines, best.weakest, best.pattern, best.method)
+
+
+def _shrink(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photo shrunk to about :data:`WORK_SIDE` pixels on its longer side, and the scale:
+    first by a whole factor (pixels averaged in blocks, many times faster than any other
+    factor), then, if still much larger, to the size."""
+    h, w = frame.shape[:2]
+    k = max(1, int(max(h, w) / WORK_SIDE))
+    if k > 1:
+        frame = cv2.resize(frame[:h - h % k, :w - w % k], (w // k, h // k), interpolation=cv2.INTER_AREA)
+    scale = 1.0 / k
+    if max(frame.shape[:2]) > 1.2 * WORK_SIDE:
+        extra = WORK_SIDE / max(frame.shape[:2])
+        frame = cv2.resize(frame, None, fx=extra, fy=extra, interpolation=cv2.INTER_AREA)
+        scale *= extra
+    return frame, scale
 
 
 def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, rows: int, cols: int,
@@ -369,7 +383,7 @@ def _outlines(gray: np.ndarray, limit: int = 3) -> list[np.ndarray]:
     for binary in (edges, cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 8)):
         contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
-            if cv2.contourArea(c) < 0.12 * small.size:
+            if cv2.contourArea(c) < 0.04 * small.size:
                 continue
             hull = cv2.convexHull(c)
             approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
@@ -406,9 +420,8 @@ def _comb(profile: np.ndarray, lines: int, most: int = 2) -> list[tuple[float, f
     prof = np.append(prof, np.zeros(n))                  # past the end: nothing
     widest = n / (lines - 1) * 1.02
     coarse = np.geomspace(n / (lines * 3.5), widest, 90)
-    best = max(_fold(prof, n, s) for s in coarse)
-    fine = best[1] * np.linspace(0.98, 1.02, 21)
-    _total, spacing, phase = max(_fold(prof, n, s) for s in fine)
+    _total, spacing, _phase = _fold(prof, n, coarse, step=2.0)
+    _total, spacing, phase = _fold(prof, n, spacing * np.linspace(0.98, 1.02, 21))
     out: list[tuple[float, float, float]] = []
     for m in (1, 2, 3):
         if m * spacing > widest:
@@ -434,26 +447,40 @@ def _sample(prof: np.ndarray, at: np.ndarray) -> np.ndarray:
     return prof[j] * (1 - t) + prof[j + 1] * t
 
 
-def _fold(prof: np.ndarray, n: int, spacing: float) -> tuple[float, float, float]:
-    """(contrast, spacing, phase): lines every ``spacing`` against the middles between them."""
-    phases = np.arange(0, spacing, 1.0)
-    at = phases[:, None] + np.arange(int(n / spacing) + 1)[None, :] * spacing
-    contrast = (_sample(prof, at) - _sample(prof, at + spacing / 2)).sum(1)
-    k = int(np.argmax(contrast))
-    return float(contrast[k]), float(spacing), float(phases[k])
+def _fold(prof: np.ndarray, n: int, spacings: np.ndarray, step: float = 1.0) -> tuple[float, float, float]:
+    """(contrast, spacing, phase) of the best of ``spacings`` and phases (``step`` pixels
+    apart): lines every ``spacing`` against the middles between them."""
+    phases = np.arange(0.0, np.ceil(spacings.max()), step)
+    ks = np.arange(int(n / spacings.min()) + 1, dtype=np.float64)
+    at = phases[None, :, None] + ks[None, None, :] * spacings[:, None, None]
+    used = (ks[None, None, :] <= np.floor(n / spacings)[:, None, None]) & (phases[None, :, None] < spacings[:, None, None])
+    contrast = np.where(used, _sample(prof, at) - _sample(prof, at + spacings[:, None, None] / 2), 0.0).sum(2)
+    contrast[phases[None, :] >= spacings[:, None]] = -np.inf
+    i, k = np.unravel_index(int(np.argmax(contrast)), contrast.shape)
+    return float(contrast[i, k]), float(spacings[i]), float(phases[k])
+
+
+def _median0(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """The median of each column's ``valid`` values (0 where it has none).
+
+    >>> _median0(np.array([[1.0, 5.0], [3.0, 7.0], [9.0, 0.0]]), np.array([[1, 1], [1, 0], [0, 1]], bool)).tolist()
+    [2.0, 2.5]
+    """
+    ordered = np.sort(np.where(valid, values, np.inf), axis=0)          # the values left out last
+    count = valid.sum(0)
+    cols = np.arange(ordered.shape[1])
+    low = ordered[np.maximum(count - 1, 0) // 2, cols]
+    high = ordered[np.minimum(count // 2, len(ordered) - 1), cols]
+    return np.where(count > 0, (low + high) / 2, 0.0)
 
 
 def _along(g: np.ndarray, valid: np.ndarray, axis: int) -> np.ndarray:
     """The edge profile across ``axis``: the median edge strength along each line of pixels
     (a grid line runs the whole way; letters and labels in the squares' middles do not)."""
     step = max(1, g.shape[axis] // 200)
-    g = g[::step] if axis == 0 else g[:, ::step]
-    v = valid[::step] if axis == 0 else valid[:, ::step]
-    masked = np.where(v, g, np.nan)
-    with warnings.catch_warnings():                  # a line of pixels all outside the photo
-        warnings.simplefilter("ignore", RuntimeWarning)
-        out = np.nanmedian(masked, axis=axis)
-    return np.nan_to_num(out)
+    g = g[::step] if axis == 0 else g[:, ::step].T
+    v = valid[::step] if axis == 0 else valid[:, ::step].T
+    return _median0(g, v)                                       # the pixels outside the photo left out
 
 
 def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int):
@@ -480,13 +507,13 @@ def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int]
 
 # ---- 3. refinement and 4. verification -----------------------------------------------------
 
-def _grid(rows: int, cols: int) -> np.ndarray:
-    """The grid's corners in the image it is refined and checked in."""
-    return (np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32) + PAD) * CELL
+def _grid(rows: int, cols: int, cell: int = CELL) -> np.ndarray:
+    """The grid's corners in the image it is refined and checked in, ``cell`` pixels a square."""
+    return (np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32) + PAD) * cell
 
 
-def _canonical(corners: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    grid = _grid(rows, cols)
+def _canonical(corners: np.ndarray, rows: int, cols: int, cell: int = CELL) -> np.ndarray:
+    grid = _grid(rows, cols, cell)
     return cv2.getPerspectiveTransform(corners.astype(np.float32), grid)
 
 
@@ -498,7 +525,8 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
     if not np.isfinite(corners).all() or area < 0.02 * small.shape[0] * small.shape[1] or \
             not cv2.isContourConvex(corners.astype(np.float32)):
         return None
-    size = ((cols + 2 * PAD) * CELL, (rows + 2 * PAD) * CELL)
+    cell = CELL if refine else QUICK_CELL
+    size = ((cols + 2 * PAD) * cell, (rows + 2 * PAD) * cell)
     for _ in range(refine):
         h = _canonical(corners, rows, cols)
         top = cv2.warpPerspective(small, h, size, flags=cv2.INTER_LINEAR)
@@ -511,10 +539,10 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
         if not np.isfinite(moved).all():
             break
         corners = moved
-    h = _canonical(corners, rows, cols)
+    h = _canonical(corners, rows, cols, cell)
     top = cv2.warpPerspective(small, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     gx, gy = _edges(top)
-    share, weakest, ends = _support(gx, gy, rows, cols)
+    share, weakest, ends = _support(gx, gy, rows, cols, cell)
     pattern = None if layout is None else _pattern(top, layout)
     return GridFound(corners, share, weakest, pattern, method, ends)
 
@@ -542,15 +570,15 @@ def _line_fit(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> np.ndarra
     return fix
 
 
-#: the rows of a square's side looked at (its ends, where lines cross, left out)
-_ALONG = np.arange(int(0.15 * CELL), int(0.85 * CELL))
-
-
-def _side_values(g: np.ndarray, xs: np.ndarray, along: int) -> np.ndarray:
-    """Median of ``g`` along each square's side at columns ``xs``: (along, len(xs))."""
-    ys = ((np.arange(along) + PAD) * CELL)[:, None] + _ALONG[None, :]
+def _side_values(g: np.ndarray, xs: np.ndarray, along: int, cell: int = CELL) -> np.ndarray:
+    """Median of ``g`` along each square's side at columns ``xs``: (along, len(xs)); the
+    side's ends, where lines cross, left out."""
+    rows = np.arange(int(0.15 * cell), int(0.85 * cell))
+    ys = ((np.arange(along) + PAD) * cell)[:, None] + rows[None, :]
     xs = np.clip(xs, 0, g.shape[1] - 1)
-    return np.median(g[ys[:, :, None], xs[None, None, :]], axis=1)
+    ordered = np.sort(g[ys[:, None, :], xs[None, :, None]], axis=2)   # (along, len(xs), side's rows)
+    half = len(rows) // 2
+    return ordered[..., half] if len(rows) % 2 else (ordered[..., half - 1] + ordered[..., half]) / 2
 
 
 def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float] | None]:
@@ -573,9 +601,7 @@ def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float
     for _ in range(2):                                       # fitted, the far-off peaks left out, fitted again
         a, b = _straight(ys, found_x, keep)
         resid = np.abs(found_x - (a + b * ys))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # a line without peaks: no median
-            typical = np.nan_to_num(np.nanmedian(np.where(good, resid, np.nan), axis=0), nan=0.0)
+        typical = _median0(resid, good & np.isfinite(resid))
         keep = good & (resid < np.maximum(1.5, 2.5 * typical))
     a, b = _straight(ys, found_x, keep)
     usable = (good.sum(0) >= max(3, along // 3)) & (keep.sum(0) >= 3) & np.isfinite(a) & np.isfinite(b)
@@ -594,7 +620,7 @@ def _straight(ys: np.ndarray, xs: np.ndarray, use: np.ndarray) -> tuple[np.ndarr
     return a, b
 
 
-def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> tuple[float, float, bool]:
+def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int, cell: int = CELL) -> tuple[float, float, bool]:
     """The share of the grid lines' square sides that stand out from the squares' middles
     beside them, the least share of any one line, and whether the grid ends where it should
     (of the two lines one and two squares beyond each outer line, one at least stands out along
@@ -602,10 +628,10 @@ def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> tuple[floa
     shares, ends = [], True
     for g, lines, along in ((gx, cols + 1, rows), (gy.T, rows + 1, cols)):
         line_max = np.maximum(np.maximum(np.roll(g, 1, 1), g), np.roll(g, -1, 1))
-        xs = (np.arange(-2, lines + 2) + PAD) * CELL
-        on = _side_values(line_max, xs, along)
-        before = _side_values(line_max, xs - CELL // 2, along)
-        after = _side_values(line_max, xs + CELL // 2, along)
+        xs = (np.arange(-2, lines + 2) + PAD) * cell
+        on = _side_values(line_max, xs, along, cell)
+        before = _side_values(line_max, xs - cell // 2, along, cell)
+        after = _side_values(line_max, xs + cell // 2, along, cell)
         before[:, 2] = 0.0                            # the outer lines: only the squares inside
         after[:, -3] = 0.0
         share = (on > STANDS_OUT * np.maximum(before, after) + STANDS_OUT_ABS).mean(0)
@@ -634,8 +660,13 @@ def _pattern(top: np.ndarray, layout: np.ndarray) -> float:
     # brightness (weighed down: light and shade vary it) and two colour-opponent axes
     small = np.stack([0.5 * (b + g + r) / 3, r - g, (r + g) / 2 - b], 1)
     best = 0.0
-    for turn in range(4 if rows == cols else 1):
-        classes = np.rot90(layout, turn).ravel() if rows == cols else layout.ravel()
+    turns: list[np.ndarray] = []
+    for turn in range(4 if rows == cols else 1):                 # a symmetric layout's turns once each
+        turned = np.rot90(layout, turn)
+        if not any(np.array_equal(turned, t) for t in turns):
+            turns.append(turned)
+    for turned in turns:
+        classes = turned.ravel()
         kinds = np.unique(classes)
         typical = np.array([np.median(small[classes == k], axis=0) for k in kinds])
         dist = np.linalg.norm(small[:, None, :] - typical[None], axis=2)
