@@ -69,6 +69,8 @@ REFINED = 3
 SHIFT, GRID_LIKE = 2, 0.35
 #: a candidate this sure ends the search (lines, pattern)
 SURE, SURE_PATTERN = 0.8, 0.6
+#: a convincing candidate whose premium squares follow the layout this closely ends it too
+SURE_BY_PATTERN = 0.85
 #: of the lines one and two squares beyond an outer line, one stands out along less than this
 #: share of its length (a board's edge may be the other)
 BEYOND = 0.5
@@ -103,6 +105,14 @@ class GridFound:
         """Whether the grid is known to stop at its outer lines: no line goes on beyond them, or
         the premium squares follow the layout so closely that no other window of lines could."""
         return self.ends or (self.pattern is not None and self.pattern >= PATTERN_SURE)
+
+    @property
+    def sure(self) -> bool:
+        """Whether this grid is so clear (nearly all its lines, and the layout) that no other
+        candidate need be looked at."""
+        if self.pattern is not None and self.pattern >= SURE_BY_PATTERN and self.convincing:
+            return True                                  # tiles hide many lines, the layout shows plainly
+        return self.bounded and self.lines >= SURE and (self.pattern is None or self.pattern >= SURE_PATTERN)
 
     @property
     def convincing(self) -> bool:
@@ -152,8 +162,10 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
             found = _refine_and_check(small, first.corners, rows, cols, layout, method)
             if found is not None and found.bounded and (best is None or found.score > best.score):
                 best = found
-        if best is not None and best.lines >= SURE and (best.pattern is None or best.pattern >= SURE_PATTERN):
-            break                                        # a clear grid: the other planes need not be looked at
+            if best is not None and best.sure:
+                break                                    # a clear grid: the others need not be looked at
+        if best is not None and best.sure:
+            break
     if best is None or not best.convincing:
         best = _shifts(small, tried, best, rows, cols, layout)
     if best is None or not best.convincing:
@@ -491,7 +503,7 @@ def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int]
     gx, gy = _edges(top)
     gx *= valid
     gy *= valid
-    cap = float(np.percentile(gx[valid], 97)) if valid.any() else 1.0
+    cap = float(np.percentile(gx[::3, ::3][valid[::3, ::3]], 97)) if valid[::3, ::3].any() else 1.0
     gx, gy = np.minimum(gx, cap), np.minimum(gy, cap)
     inv = np.linalg.inv(plane)
     out = []
@@ -660,7 +672,8 @@ def _pattern(top: np.ndarray, layout: np.ndarray) -> float:
     b, g, r = (means.reshape(-1, 3).astype(np.float32) / 255.0).T
     # brightness (weighed down: light and shade vary it) and two colour-opponent axes
     small = np.stack([0.5 * (b + g + r) / 3, r - g, (r + g) / 2 - b], 1)
-    apart = np.linalg.norm(small[:, None, :] - small[None], axis=2)
+    squared = (small * small).sum(1)
+    apart = np.sqrt(np.maximum(squared[:, None] + squared[None] - 2 * small @ small.T, 0))
     best = 0.0
     turns: list[np.ndarray] = []
     for turn in range(4 if rows == cols else 1):                 # a symmetric layout's turns once each
@@ -696,7 +709,7 @@ def _tile_like(apart: np.ndarray, classes: np.ndarray, typical: np.ndarray) -> n
     same = classes[:, None] == classes[None, :]
     count = near.sum(1)
     other = (near & ~same).sum(1) / np.maximum(count, 1)
-    share = np.array([(classes == c).mean() for c in classes])
+    share = (np.bincount(classes) / len(classes))[classes]
     return (count >= 3) & (other > 0.5 * (1 - share))
 
 
