@@ -62,6 +62,10 @@ PATTERN_SURE = 0.75
 PATTERN_CLEAR, ACCEPT_WITH_PATTERN = 0.65, 0.45
 #: with a premium layout, at least this share of the premium squares must have their class's colour
 PATTERN = 0.5
+#: the pattern is measured on the premium squares not covered by tiles, as if at most this share were
+COVERED_AT_MOST = 0.5
+#: a refinement that moves a corner by more than this many squares is not taken
+MOST_MOVED = 0.6
 #: the candidates of a plane refined (the best by their first check)
 REFINED = 3
 #: how many squares a likely grid is moved each way when none is convincing, if its lines'
@@ -74,8 +78,11 @@ SURE_BY_PATTERN = 0.85
 #: of the lines one and two squares beyond an outer line, one stands out along less than this
 #: share of its length (a board's edge may be the other)
 BEYOND = 0.5
-#: the grid's corners may lie at most this share of the photo's side outside it
-OUTSIDE = 0.01
+#: a candidate grid whose squares are this far from square (:func:`squareness`) is no grid
+SQUARENESS = 1.25
+#: the grid's corners may lie at most this share of the photo's side outside it (its outer lines
+#: must be seen)
+OUTSIDE = 0.0
 
 
 class GridNotFound(BoardNotFound):
@@ -121,7 +128,8 @@ class GridFound:
         out on their own (every one along part of its length at least)."""
         if not self.bounded:
             return False
-        if self.pattern is not None and self.pattern >= PATTERN_CLEAR and self.lines >= ACCEPT_WITH_PATTERN:
+        if self.pattern is not None and self.pattern >= PATTERN_CLEAR and self.lines >= ACCEPT_WITH_PATTERN and \
+                self.weakest > 0:
             return True
         return self.lines >= ACCEPT and self.weakest >= WEAKEST_LINE and (self.pattern is None or self.pattern >= PATTERN)
 
@@ -535,7 +543,8 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
     no grid."""
     area = cv2.contourArea(corners.astype(np.float32))
     if not np.isfinite(corners).all() or area < 0.02 * small.shape[0] * small.shape[1] or \
-            not cv2.isContourConvex(corners.astype(np.float32)):
+            not cv2.isContourConvex(corners.astype(np.float32)) or \
+            squareness(corners, small.shape[:2], rows, cols) > SQUARENESS:
         return None
     cell = CELL if refine else QUICK_CELL
     size = ((cols + 2 * PAD) * cell, (rows + 2 * PAD) * cell)
@@ -546,10 +555,11 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
         fix = _line_fit(gx, gy, rows, cols)
         if fix is None:
             break
-        inv = np.linalg.inv(fix @ h)
-        moved = cv2.perspectiveTransform(_grid(rows, cols).reshape(-1, 1, 2).astype(np.float64), inv).reshape(4, 2)
-        if not np.isfinite(moved).all():
-            break
+        grid = _grid(rows, cols).reshape(-1, 1, 2).astype(np.float64)
+        shift = cv2.perspectiveTransform(grid, np.linalg.inv(fix)) - grid
+        moved = cv2.perspectiveTransform(grid, np.linalg.inv(fix @ h)).reshape(4, 2)
+        if not np.isfinite(moved).all() or np.abs(shift).max() > MOST_MOVED * CELL:
+            break                                        # lines found again far off: glare, a hand, tiles
         corners = moved
     h = _canonical(corners, rows, cols, cell)
     top = cv2.warpPerspective(small, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
@@ -557,6 +567,29 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
     share, weakest, ends = _support(gx, gy, rows, cols, cell)
     pattern = None if layout is None else _pattern(top, layout)
     return GridFound(corners, share, weakest, pattern, method, ends)
+
+
+def squareness(corners: np.ndarray, shape: tuple[int, int], rows: int = 15, cols: int = 15) -> float:
+    """How far from square the grid's squares are, seen by a phone camera (the longer side over
+    the shorter, 1.0 square): the camera's focal length is the one that makes the grid's sides
+    meet at right angles (Zhang's constraint, the photo's middle taken as the optical centre),
+    or the photo's width where the view is too straight on to tell.
+
+    >>> squareness(np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float), (480, 640))
+    1.0
+    >>> round(squareness(np.array([[100, 100], [400, 100], [400, 300], [100, 300]], float), (480, 640)), 2)
+    1.5
+    """
+    h, w = shape
+    grid = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32)
+    centred = np.asarray(corners, np.float32) - np.array([w / 2, h / 2], np.float32)
+    m = cv2.getPerspectiveTransform(grid, centred)
+    h1, h2 = m[:, 0], m[:, 1]
+    f2 = -(h1[0] * h2[0] + h1[1] * h2[1]) / (h1[2] * h2[2]) if abs(h1[2] * h2[2]) > 1e-12 else -1.0
+    f = float(np.sqrt(f2)) if (0.3 * w) ** 2 < f2 < (4 * w) ** 2 else float(w)
+    k = np.array([1 / f, 1 / f, 1.0])
+    a, b = float(np.linalg.norm(k * h1)), float(np.linalg.norm(k * h2))
+    return max(a, b) / max(min(a, b), 1e-12)
 
 
 def _line_fit(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> np.ndarray | None:
@@ -693,7 +726,8 @@ def _pattern(top: np.ndarray, layout: np.ndarray) -> float:
         dist = np.linalg.norm(small[:, None, :] - typical[None], axis=2)
         nearest = kinds[dist.argmin(1)]
         scored = premium & use
-        best = max(best, float((nearest[scored] == classes[scored]).mean()))
+        right = float((nearest[scored] == classes[scored]).sum())
+        best = max(best, right / max(scored.sum(), (1 - COVERED_AT_MOST) * premium.sum()))
     return best
 
 
@@ -713,4 +747,4 @@ def _tile_like(apart: np.ndarray, classes: np.ndarray, typical: np.ndarray) -> n
     return (count >= 3) & (other > 0.5 * (1 - share))
 
 
-__all__ = ["find_grid", "GridFound", "GridNotFound", "corner_error"]
+__all__ = ["find_grid", "GridFound", "GridNotFound", "corner_error", "squareness"]
