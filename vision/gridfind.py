@@ -291,8 +291,8 @@ def _segments(gray: np.ndarray) -> np.ndarray:
 
 def _vanishing_planes(gray: np.ndarray):
     """Homographies that make two families of the photo's lines parallel to the axes, and the
-    planes' sizes: the two strongest families first, then each with a third (stripes or a
-    table's edges may be stronger than a faint grid)."""
+    planes' sizes: the two strongest families first, then the pairs with a third and a fourth
+    (stripes, ruled paper or a table's edges may be stronger than a faint grid)."""
     seg = _segments(gray)
     if len(seg) < 20:
         return
@@ -309,7 +309,7 @@ def _vanishing_planes(gray: np.ndarray):
     rng = np.random.default_rng(0)
     families: list[tuple[np.ndarray, np.ndarray]] = []
     usable = np.ones(len(seg), bool)
-    pairs = ((0, 1), (0, 2), (1, 2))
+    pairs = ((0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3))
     for a, b in pairs:
         while len(families) <= b:
             found = _ransac_vp(lines, mid, d, weight, usable, rng)
