@@ -78,8 +78,9 @@ SURE_BY_PATTERN = 0.85
 #: of the lines one and two squares beyond an outer line, one stands out along less than this
 #: share of its length (a board's edge may be the other)
 BEYOND = 0.5
-#: a candidate grid whose squares are this far from square (:func:`squareness`) is no grid
-SQUARENESS = 1.25
+#: a candidate grid whose squares are this far from square (:func:`squareness`) is no grid (a photo
+#: cropped off its middle, or a camera whose optical centre is not the middle, looks up to ~1.4)
+SQUARENESS = 1.8
 #: the grid's corners may lie at most this share of the photo's side outside it (its outer lines
 #: must be seen)
 OUTSIDE = 0.0
