@@ -64,6 +64,9 @@ PATTERN_CLEAR, ACCEPT_WITH_PATTERN = 0.65, 0.45
 PATTERN = 0.5
 #: the pattern is measured on the premium squares not covered by tiles, as if at most this share were
 COVERED_AT_MOST = 0.5
+#: a grid found that spans fewer than this many times its refined size's pixels in the shrunk
+#: photo is refined once more on the photo itself
+POLISH_BELOW = 1.5
 #: a refinement that moves a corner by more than this many squares is not taken
 MOST_MOVED = 0.6
 #: the candidates of a plane refined (the best by their first check)
@@ -180,6 +183,12 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
     if best is None or not best.convincing:
         raise GridNotFound(f"no grid of {rows}x{cols} squares was found in the photo (give its corners with --corners)")
     corners = best.corners / scale
+    sides = np.linalg.norm(best.corners - np.roll(best.corners, 1, axis=0), axis=1)
+    if scale < 1 and sides.mean() < POLISH_BELOW * CELL * max(rows, cols):
+        # a small grid: one more refinement on the photo itself, where its squares have more pixels
+        polished = _refine_and_check(frame, corners, rows, cols, layout, best.method, refine=1)
+        if polished is not None and polished.convincing:
+            best, corners = polished, polished.corners
     margin = OUTSIDE * max(h, w)
     if (corners < -margin).any() or (corners[:, 0] > w + margin).any() or (corners[:, 1] > h + margin).any():
         raise GridNotFound("the grid runs out of the photo: take it again with the whole board in view")
