@@ -273,8 +273,8 @@ def _board(photo: np.ndarray, page: np.ndarray, cell: int, margin: float, n: int
     for r, c in tiles:
         x0, y0 = int((c + margin + 0.08) * cell), int((r + margin + 0.08) * cell)
         cv2.rectangle(shade, (x0, y0), (x0 + int(0.95 * cell), y0 + int(0.95 * cell)), 0.0, -1)
-    shade = cv2.GaussianBlur(shade, (0, 0), cell * 0.08)
-    _paste(photo, page * (0.75 + 0.25 * shade)[..., None], np.ones(page.shape[:2], np.float32),
+    soft = np.asarray(cv2.GaussianBlur(shade, (0, 0), cell * 0.08), np.float32)
+    _paste(photo, page * (0.75 + 0.25 * soft)[..., None], np.ones(page.shape[:2], np.float32),
            camera.plane(cell, margin, page.shape, 0.0))
     if not tiles:
         return
@@ -297,7 +297,7 @@ def _board(photo: np.ndarray, page: np.ndarray, cell: int, margin: float, n: int
         px = int(round(s * cell))
         face = draw_face(tiles[(r, c)], px, look, rng)
         turn = cv2.getRotationMatrix2D((px / 2, px / 2), angle, 1.0)
-        turn[:, 2] += np.array([(x + margin) * cell, (y + margin) * cell]) - px / 2
+        turn[:, 2] = turn[:, 2] + np.array([(x + margin) * cell, (y + margin) * cell]) - px / 2
         cv2.warpAffine(face, turn, (page.shape[1], page.shape[0]), dst=top, borderMode=cv2.BORDER_TRANSPARENT)
         cv2.warpAffine(np.ones((px, px), np.float32), turn, (page.shape[1], page.shape[0]), dst=alpha,
                        borderMode=cv2.BORDER_TRANSPARENT)
@@ -373,14 +373,14 @@ def _things(photo: np.ndarray, count: int, rng: np.random.Generator, tiles_look:
             a = np.radians(angle)
             for k in range(7):
                 p = np.array(centre) + np.array([np.cos(a), np.sin(a)]) * (k - 3) * side[0] / 7.5
-                box = cv2.boxPoints(((float(p[0]), float(p[1])), (side[0] / 8, side[1] * 0.8), angle))
-                cv2.fillConvexPoly(photo, box.astype(np.int32), list(tiles_look.face))
+                tile = cv2.boxPoints(((float(p[0]), float(p[1])), (side[0] / 8, side[1] * 0.8), angle))
+                cv2.fillConvexPoly(photo, tile.astype(np.int32), list(tiles_look.face))
         else:                                                          # loose tiles
             t = float(rng.uniform(0.015, 0.03) * w)
             for _k in range(int(rng.integers(3, 12))):
                 p = np.array(centre) + rng.normal(0, 3 * t, 2)
-                box = cv2.boxPoints(((float(p[0]), float(p[1])), (t, t), float(rng.uniform(0, 90))))
-                cv2.fillConvexPoly(photo, box.astype(np.int32), list(tiles_look.face), cv2.LINE_AA)
+                loose = cv2.boxPoints(((float(p[0]), float(p[1])), (t, t), float(rng.uniform(0, 90))))
+                cv2.fillConvexPoly(photo, loose.astype(np.int32), list(tiles_look.face), cv2.LINE_AA)
 
 
 def _hand(photo: np.ndarray, middle: np.ndarray, square: float, rng: np.random.Generator) -> None:
