@@ -67,6 +67,8 @@ COVERED_AT_MOST = 0.5
 #: a grid found that spans fewer than this many times its refined size's pixels in the shrunk
 #: photo is refined once more on the photo itself
 POLISH_BELOW = 1.5
+#: at most this many refinements of the grid found (each taken only while more lines stand out)
+POLISH_STEPS = 3
 #: a refinement that moves a corner by more than this many squares is not taken
 MOST_MOVED = 0.6
 #: the candidates of a plane refined (the best by their first check)
@@ -183,16 +185,31 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
     if best is None or not best.convincing:
         raise GridNotFound(f"no grid of {rows}x{cols} squares was found in the photo (give its corners with --corners)")
     corners = best.corners / scale
-    sides = np.linalg.norm(best.corners - np.roll(best.corners, 1, axis=0), axis=1)
-    if scale < 1 and sides.mean() < POLISH_BELOW * CELL * max(rows, cols):
-        # a small grid: one more refinement on the photo itself, where its squares have more pixels
-        polished = _refine_and_check(frame, corners, rows, cols, layout, best.method, refine=1)
-        if polished is not None and polished.convincing:
-            best, corners = polished, polished.corners
+    best, corners = _polish(frame, small, scale, best, rows, cols, layout)
     margin = OUTSIDE * max(h, w)
     if (corners < -margin).any() or (corners[:, 0] > w + margin).any() or (corners[:, 1] > h + margin).any():
         raise GridNotFound("the grid runs out of the photo: take it again with the whole board in view")
     return GridFound(_clockwise(corners), best.lines, best.weakest, best.pattern, best.method)
+
+
+def _polish(frame: np.ndarray, small: np.ndarray, scale: float, best: GridFound, rows: int, cols: int,
+            layout: np.ndarray | None) -> tuple[GridFound, np.ndarray]:
+    """The grid found, refined further, and its corners in the photo: a small grid on the photo
+    itself (its squares have more pixels there), and one whose lines do not all stand out again
+    and again while more of them do (a grid a little twisted by glare or a hand comes true)."""
+    sides = np.linalg.norm(best.corners - np.roll(best.corners, 1, axis=0), axis=1)
+    small_grid = scale < 1 and sides.mean() < POLISH_BELOW * CELL * max(rows, cols)
+    image, k = (frame, 1 / scale) if small_grid else (small, 1.0)
+    current = GridFound(best.corners * k, best.lines, best.weakest, best.pattern, best.method, best.ends)
+    for step in range(POLISH_STEPS):
+        if not small_grid and current.lines >= SURE or small_grid and step > 0 and current.lines >= SURE:
+            break
+        polished = _refine_and_check(image, current.corners, rows, cols, layout, best.method, refine=1)
+        if polished is None or not polished.convincing or (step > 0 or not small_grid) and \
+                polished.lines <= current.lines:
+            break
+        current = polished
+    return current, current.corners / (k * scale)
 
 
 def _shrink(frame: np.ndarray) -> tuple[np.ndarray, float]:
