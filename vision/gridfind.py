@@ -37,7 +37,6 @@ board not found: no grid of 15x15 squares was found in the photo (give its corne
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import cv2
@@ -49,6 +48,7 @@ WORK_SIDE = 960  #: the photo is searched shrunk to this many pixels on its long
 SEGMENT_SIDE = 720  #: line segments are looked for at this size
 PLANE_SIDE = 640  #: the candidate plane is warped to at most this many pixels
 CELL = 16  #: pixels a square when a candidate grid is refined and checked
+QUICK_CELL = 8  #: pixels a square when every candidate grid is checked first, to rank them
 PAD = 3  #: squares round the grid in the image it is refined and checked in
 #: a grid line stands out along a square's side when its edge strength is this much above the
 #: squares' middles beside it (times, plus grey levels)
@@ -62,6 +62,15 @@ PATTERN_SURE = 0.75
 PATTERN_CLEAR, ACCEPT_WITH_PATTERN = 0.65, 0.45
 #: with a premium layout, at least this share of the premium squares must have their class's colour
 PATTERN = 0.5
+#: the pattern is measured on the premium squares not covered by tiles, as if at most this share were
+COVERED_AT_MOST = 0.5
+#: a grid found that spans fewer than this many times its refined size's pixels in the shrunk
+#: photo is refined once more on the photo itself
+POLISH_BELOW = 1.5
+#: at most this many refinements of the grid found (each taken only while more lines stand out)
+POLISH_STEPS = 3
+#: a refinement that moves a corner by more than this many squares is not taken
+MOST_MOVED = 0.6
 #: the candidates of a plane refined (the best by their first check)
 REFINED = 3
 #: how many squares a likely grid is moved each way when none is convincing, if its lines'
@@ -69,11 +78,17 @@ REFINED = 3
 SHIFT, GRID_LIKE = 2, 0.35
 #: a candidate this sure ends the search (lines, pattern)
 SURE, SURE_PATTERN = 0.8, 0.6
+#: a convincing candidate whose premium squares follow the layout this closely ends it too
+SURE_BY_PATTERN = 0.85
 #: of the lines one and two squares beyond an outer line, one stands out along less than this
 #: share of its length (a board's edge may be the other)
 BEYOND = 0.5
-#: the grid's corners may lie at most this share of the photo's side outside it
-OUTSIDE = 0.01
+#: a candidate grid whose squares are this far from square (:func:`squareness`) is no grid (a photo
+#: cropped off its middle, or a camera whose optical centre is not the middle, looks up to ~1.4)
+SQUARENESS = 1.8
+#: the grid's corners may lie at most this share of the photo's side outside it (its outer lines
+#: must be seen)
+OUTSIDE = 0.0
 
 
 class GridNotFound(BoardNotFound):
@@ -105,13 +120,22 @@ class GridFound:
         return self.ends or (self.pattern is not None and self.pattern >= PATTERN_SURE)
 
     @property
+    def sure(self) -> bool:
+        """Whether this grid is so clear (nearly all its lines, and the layout) that no other
+        candidate need be looked at."""
+        if self.pattern is not None and self.pattern >= SURE_BY_PATTERN and self.convincing:
+            return True                                  # tiles hide many lines, the layout shows plainly
+        return self.bounded and self.lines >= SURE and (self.pattern is None or self.pattern >= SURE_PATTERN)
+
+    @property
     def convincing(self) -> bool:
         """Whether this grid is taken: it ends at its outer lines, and either the premium
         squares' colours follow the layout clearly and most lines stand out, or the lines stand
         out on their own (every one along part of its length at least)."""
         if not self.bounded:
             return False
-        if self.pattern is not None and self.pattern >= PATTERN_CLEAR and self.lines >= ACCEPT_WITH_PATTERN:
+        if self.pattern is not None and self.pattern >= PATTERN_CLEAR and self.lines >= ACCEPT_WITH_PATTERN and \
+                self.weakest > 0:
             return True
         return self.lines >= ACCEPT and self.weakest >= WEAKEST_LINE and (self.pattern is None or self.pattern >= PATTERN)
 
@@ -131,9 +155,7 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
     True
     """
     h, w = frame.shape[:2]
-    scale = min(1.0, WORK_SIDE / max(h, w))
-    small = cv2.resize(frame, (int(round(w * scale)), int(round(h * scale))), interpolation=cv2.INTER_AREA) \
-        if scale < 1 else frame
+    small, scale = _shrink(frame)
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     layout = _layout_classes(premiums, rows, cols)
     best: GridFound | None = None
@@ -154,17 +176,56 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
             found = _refine_and_check(small, first.corners, rows, cols, layout, method)
             if found is not None and found.bounded and (best is None or found.score > best.score):
                 best = found
-        if best is not None and best.lines >= SURE and (best.pattern is None or best.pattern >= SURE_PATTERN):
-            break                                        # a clear grid: the other planes need not be looked at
+            if best is not None and best.sure:
+                break                                    # a clear grid: the others need not be looked at
+        if best is not None and best.sure:
+            break
     if best is None or not best.convincing:
         best = _shifts(small, tried, best, rows, cols, layout)
     if best is None or not best.convincing:
         raise GridNotFound(f"no grid of {rows}x{cols} squares was found in the photo (give its corners with --corners)")
     corners = best.corners / scale
+    best, corners = _polish(frame, small, scale, best, rows, cols, layout)
     margin = OUTSIDE * max(h, w)
     if (corners < -margin).any() or (corners[:, 0] > w + margin).any() or (corners[:, 1] > h + margin).any():
         raise GridNotFound("the grid runs out of the photo: take it again with the whole board in view")
     return GridFound(_clockwise(corners), best.lines, best.weakest, best.pattern, best.method)
+
+
+def _polish(frame: np.ndarray, small: np.ndarray, scale: float, best: GridFound, rows: int, cols: int,
+            layout: np.ndarray | None) -> tuple[GridFound, np.ndarray]:
+    """The grid found, refined further, and its corners in the photo: a small grid on the photo
+    itself (its squares have more pixels there), and one whose lines do not all stand out again
+    and again while more of them do (a grid a little twisted by glare or a hand comes true)."""
+    sides = np.linalg.norm(best.corners - np.roll(best.corners, 1, axis=0), axis=1)
+    small_grid = scale < 1 and sides.mean() < POLISH_BELOW * CELL * max(rows, cols)
+    image, k = (frame, 1 / scale) if small_grid else (small, 1.0)
+    current = GridFound(best.corners * k, best.lines, best.weakest, best.pattern, best.method, best.ends)
+    for step in range(POLISH_STEPS):
+        if not small_grid and current.lines >= SURE or small_grid and step > 0 and current.lines >= SURE:
+            break
+        polished = _refine_and_check(image, current.corners, rows, cols, layout, best.method, refine=1)
+        if polished is None or not polished.convincing or (step > 0 or not small_grid) and \
+                polished.lines <= current.lines:
+            break
+        current = polished
+    return current, current.corners / (k * scale)
+
+
+def _shrink(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photo shrunk to about :data:`WORK_SIDE` pixels on its longer side, and the scale:
+    first by a whole factor (pixels averaged in blocks, many times faster than any other
+    factor), then, if still much larger, to the size."""
+    h, w = frame.shape[:2]
+    k = max(1, int(max(h, w) / WORK_SIDE))
+    if k > 1:
+        frame = cv2.resize(frame[:h - h % k, :w - w % k], (w // k, h // k), interpolation=cv2.INTER_AREA)
+    scale = 1.0 / k
+    if max(frame.shape[:2]) > 1.2 * WORK_SIDE:
+        extra = WORK_SIDE / max(frame.shape[:2])
+        frame = cv2.resize(frame, None, fx=extra, fy=extra, interpolation=cv2.INTER_AREA)
+        scale *= extra
+    return frame, scale
 
 
 def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, rows: int, cols: int,
@@ -257,8 +318,8 @@ def _segments(gray: np.ndarray) -> np.ndarray:
 
 def _vanishing_planes(gray: np.ndarray):
     """Homographies that make two families of the photo's lines parallel to the axes, and the
-    planes' sizes: the two strongest families first, then each with a third (stripes or a
-    table's edges may be stronger than a faint grid)."""
+    planes' sizes: the two strongest families first, then the pairs with a third and a fourth
+    (stripes, ruled paper or a table's edges may be stronger than a faint grid)."""
     seg = _segments(gray)
     if len(seg) < 20:
         return
@@ -275,7 +336,7 @@ def _vanishing_planes(gray: np.ndarray):
     rng = np.random.default_rng(0)
     families: list[tuple[np.ndarray, np.ndarray]] = []
     usable = np.ones(len(seg), bool)
-    pairs = ((0, 1), (0, 2), (1, 2))
+    pairs = ((0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3))
     for a, b in pairs:
         while len(families) <= b:
             found = _ransac_vp(lines, mid, d, weight, usable, rng)
@@ -369,7 +430,7 @@ def _outlines(gray: np.ndarray, limit: int = 3) -> list[np.ndarray]:
     for binary in (edges, cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 8)):
         contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
-            if cv2.contourArea(c) < 0.12 * small.size:
+            if cv2.contourArea(c) < 0.04 * small.size:
                 continue
             hull = cv2.convexHull(c)
             approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
@@ -406,9 +467,8 @@ def _comb(profile: np.ndarray, lines: int, most: int = 2) -> list[tuple[float, f
     prof = np.append(prof, np.zeros(n))                  # past the end: nothing
     widest = n / (lines - 1) * 1.02
     coarse = np.geomspace(n / (lines * 3.5), widest, 90)
-    best = max(_fold(prof, n, s) for s in coarse)
-    fine = best[1] * np.linspace(0.98, 1.02, 21)
-    _total, spacing, phase = max(_fold(prof, n, s) for s in fine)
+    _total, spacing, _phase = _fold(prof, n, coarse, step=2.0)
+    _total, spacing, phase = _fold(prof, n, spacing * np.linspace(0.98, 1.02, 21))
     out: list[tuple[float, float, float]] = []
     for m in (1, 2, 3):
         if m * spacing > widest:
@@ -434,26 +494,40 @@ def _sample(prof: np.ndarray, at: np.ndarray) -> np.ndarray:
     return prof[j] * (1 - t) + prof[j + 1] * t
 
 
-def _fold(prof: np.ndarray, n: int, spacing: float) -> tuple[float, float, float]:
-    """(contrast, spacing, phase): lines every ``spacing`` against the middles between them."""
-    phases = np.arange(0, spacing, 1.0)
-    at = phases[:, None] + np.arange(int(n / spacing) + 1)[None, :] * spacing
-    contrast = (_sample(prof, at) - _sample(prof, at + spacing / 2)).sum(1)
-    k = int(np.argmax(contrast))
-    return float(contrast[k]), float(spacing), float(phases[k])
+def _fold(prof: np.ndarray, n: int, spacings: np.ndarray, step: float = 1.0) -> tuple[float, float, float]:
+    """(contrast, spacing, phase) of the best of ``spacings`` and phases (``step`` pixels
+    apart): lines every ``spacing`` against the middles between them."""
+    phases = np.arange(0.0, np.ceil(spacings.max()), step)
+    ks = np.arange(int(n / spacings.min()) + 1, dtype=np.float64)
+    at = phases[None, :, None] + ks[None, None, :] * spacings[:, None, None]
+    used = (ks[None, None, :] <= np.floor(n / spacings)[:, None, None]) & (phases[None, :, None] < spacings[:, None, None])
+    contrast = np.where(used, _sample(prof, at) - _sample(prof, at + spacings[:, None, None] / 2), 0.0).sum(2)
+    contrast[phases[None, :] >= spacings[:, None]] = -np.inf
+    i, k = np.unravel_index(int(np.argmax(contrast)), contrast.shape)
+    return float(contrast[i, k]), float(spacings[i]), float(phases[k])
+
+
+def _median0(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """The median of each column's ``valid`` values (0 where it has none).
+
+    >>> _median0(np.array([[1.0, 5.0], [3.0, 7.0], [9.0, 0.0]]), np.array([[1, 1], [1, 0], [0, 1]], bool)).tolist()
+    [2.0, 2.5]
+    """
+    ordered = np.sort(np.where(valid, values, np.inf), axis=0)          # the values left out last
+    count = valid.sum(0)
+    cols = np.arange(ordered.shape[1])
+    low = ordered[np.maximum(count - 1, 0) // 2, cols]
+    high = ordered[np.minimum(count // 2, len(ordered) - 1), cols]
+    return np.where(count > 0, (low + high) / 2, 0.0)
 
 
 def _along(g: np.ndarray, valid: np.ndarray, axis: int) -> np.ndarray:
     """The edge profile across ``axis``: the median edge strength along each line of pixels
     (a grid line runs the whole way; letters and labels in the squares' middles do not)."""
     step = max(1, g.shape[axis] // 200)
-    g = g[::step] if axis == 0 else g[:, ::step]
-    v = valid[::step] if axis == 0 else valid[:, ::step]
-    masked = np.where(v, g, np.nan)
-    with warnings.catch_warnings():                  # a line of pixels all outside the photo
-        warnings.simplefilter("ignore", RuntimeWarning)
-        out = np.nanmedian(masked, axis=axis)
-    return np.nan_to_num(out)
+    g = g[::step] if axis == 0 else g[:, ::step].T
+    v = valid[::step] if axis == 0 else valid[:, ::step].T
+    return _median0(g, v)                                       # the pixels outside the photo left out
 
 
 def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int):
@@ -464,7 +538,7 @@ def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int]
     gx, gy = _edges(top)
     gx *= valid
     gy *= valid
-    cap = float(np.percentile(gx[valid], 97)) if valid.any() else 1.0
+    cap = float(np.percentile(gx[::3, ::3][valid[::3, ::3]], 97)) if valid[::3, ::3].any() else 1.0
     gx, gy = np.minimum(gx, cap), np.minimum(gy, cap)
     inv = np.linalg.inv(plane)
     out = []
@@ -480,13 +554,13 @@ def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int]
 
 # ---- 3. refinement and 4. verification -----------------------------------------------------
 
-def _grid(rows: int, cols: int) -> np.ndarray:
-    """The grid's corners in the image it is refined and checked in."""
-    return (np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32) + PAD) * CELL
+def _grid(rows: int, cols: int, cell: int = CELL) -> np.ndarray:
+    """The grid's corners in the image it is refined and checked in, ``cell`` pixels a square."""
+    return (np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32) + PAD) * cell
 
 
-def _canonical(corners: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    grid = _grid(rows, cols)
+def _canonical(corners: np.ndarray, rows: int, cols: int, cell: int = CELL) -> np.ndarray:
+    grid = _grid(rows, cols, cell)
     return cv2.getPerspectiveTransform(corners.astype(np.float32), grid)
 
 
@@ -496,9 +570,11 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
     no grid."""
     area = cv2.contourArea(corners.astype(np.float32))
     if not np.isfinite(corners).all() or area < 0.02 * small.shape[0] * small.shape[1] or \
-            not cv2.isContourConvex(corners.astype(np.float32)):
+            not cv2.isContourConvex(corners.astype(np.float32)) or \
+            squareness(corners, small.shape[:2], rows, cols) > SQUARENESS:
         return None
-    size = ((cols + 2 * PAD) * CELL, (rows + 2 * PAD) * CELL)
+    cell = CELL if refine else QUICK_CELL
+    size = ((cols + 2 * PAD) * cell, (rows + 2 * PAD) * cell)
     for _ in range(refine):
         h = _canonical(corners, rows, cols)
         top = cv2.warpPerspective(small, h, size, flags=cv2.INTER_LINEAR)
@@ -506,17 +582,41 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
         fix = _line_fit(gx, gy, rows, cols)
         if fix is None:
             break
-        inv = np.linalg.inv(fix @ h)
-        moved = cv2.perspectiveTransform(_grid(rows, cols).reshape(-1, 1, 2).astype(np.float64), inv).reshape(4, 2)
-        if not np.isfinite(moved).all():
-            break
+        grid = _grid(rows, cols).reshape(-1, 1, 2).astype(np.float64)
+        shift = cv2.perspectiveTransform(grid, np.linalg.inv(fix)) - grid
+        moved = cv2.perspectiveTransform(grid, np.linalg.inv(fix @ h)).reshape(4, 2)
+        if not np.isfinite(moved).all() or np.abs(shift).max() > MOST_MOVED * CELL:
+            break                                        # lines found again far off: glare, a hand, tiles
         corners = moved
-    h = _canonical(corners, rows, cols)
+    h = _canonical(corners, rows, cols, cell)
     top = cv2.warpPerspective(small, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     gx, gy = _edges(top)
-    share, weakest, ends = _support(gx, gy, rows, cols)
+    share, weakest, ends = _support(gx, gy, rows, cols, cell)
     pattern = None if layout is None else _pattern(top, layout)
     return GridFound(corners, share, weakest, pattern, method, ends)
+
+
+def squareness(corners: np.ndarray, shape: tuple[int, int], rows: int = 15, cols: int = 15) -> float:
+    """How far from square the grid's squares are, seen by a phone camera (the longer side over
+    the shorter, 1.0 square): the camera's focal length is the one that makes the grid's sides
+    meet at right angles (Zhang's constraint, the photo's middle taken as the optical centre),
+    or the photo's width where the view is too straight on to tell.
+
+    >>> squareness(np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float), (480, 640))
+    1.0
+    >>> round(squareness(np.array([[100, 100], [400, 100], [400, 300], [100, 300]], float), (480, 640)), 2)
+    1.5
+    """
+    h, w = shape
+    grid = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32)
+    centred = np.asarray(corners, np.float32) - np.array([w / 2, h / 2], np.float32)
+    m = cv2.getPerspectiveTransform(grid, centred)
+    h1, h2 = m[:, 0], m[:, 1]
+    f2 = -(h1[0] * h2[0] + h1[1] * h2[1]) / (h1[2] * h2[2]) if abs(h1[2] * h2[2]) > 1e-12 else -1.0
+    f = float(np.sqrt(f2)) if (0.3 * w) ** 2 < f2 < (4 * w) ** 2 else float(w)
+    k = np.array([1 / f, 1 / f, 1.0])
+    a, b = float(np.linalg.norm(k * h1)), float(np.linalg.norm(k * h2))
+    return max(a, b) / max(min(a, b), 1e-12)
 
 
 def _line_fit(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> np.ndarray | None:
@@ -542,15 +642,15 @@ def _line_fit(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> np.ndarra
     return fix
 
 
-#: the rows of a square's side looked at (its ends, where lines cross, left out)
-_ALONG = np.arange(int(0.15 * CELL), int(0.85 * CELL))
-
-
-def _side_values(g: np.ndarray, xs: np.ndarray, along: int) -> np.ndarray:
-    """Median of ``g`` along each square's side at columns ``xs``: (along, len(xs))."""
-    ys = ((np.arange(along) + PAD) * CELL)[:, None] + _ALONG[None, :]
+def _side_values(g: np.ndarray, xs: np.ndarray, along: int, cell: int = CELL) -> np.ndarray:
+    """Median of ``g`` along each square's side at columns ``xs``: (along, len(xs)); the
+    side's ends, where lines cross, left out."""
+    rows = np.arange(int(0.15 * cell), int(0.85 * cell))
+    ys = ((np.arange(along) + PAD) * cell)[:, None] + rows[None, :]
     xs = np.clip(xs, 0, g.shape[1] - 1)
-    return np.median(g[ys[:, :, None], xs[None, None, :]], axis=1)
+    ordered = np.sort(g[ys[:, None, :], xs[None, :, None]], axis=2)   # (along, len(xs), side's rows)
+    half = len(rows) // 2
+    return ordered[..., half] if len(rows) % 2 else (ordered[..., half - 1] + ordered[..., half]) / 2
 
 
 def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float] | None]:
@@ -573,9 +673,7 @@ def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float
     for _ in range(2):                                       # fitted, the far-off peaks left out, fitted again
         a, b = _straight(ys, found_x, keep)
         resid = np.abs(found_x - (a + b * ys))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # a line without peaks: no median
-            typical = np.nan_to_num(np.nanmedian(np.where(good, resid, np.nan), axis=0), nan=0.0)
+        typical = _median0(resid, good & np.isfinite(resid))
         keep = good & (resid < np.maximum(1.5, 2.5 * typical))
     a, b = _straight(ys, found_x, keep)
     usable = (good.sum(0) >= max(3, along // 3)) & (keep.sum(0) >= 3) & np.isfinite(a) & np.isfinite(b)
@@ -594,7 +692,7 @@ def _straight(ys: np.ndarray, xs: np.ndarray, use: np.ndarray) -> tuple[np.ndarr
     return a, b
 
 
-def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> tuple[float, float, bool]:
+def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int, cell: int = CELL) -> tuple[float, float, bool]:
     """The share of the grid lines' square sides that stand out from the squares' middles
     beside them, the least share of any one line, and whether the grid ends where it should
     (of the two lines one and two squares beyond each outer line, one at least stands out along
@@ -602,10 +700,10 @@ def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> tuple[floa
     shares, ends = [], True
     for g, lines, along in ((gx, cols + 1, rows), (gy.T, rows + 1, cols)):
         line_max = np.maximum(np.maximum(np.roll(g, 1, 1), g), np.roll(g, -1, 1))
-        xs = (np.arange(-2, lines + 2) + PAD) * CELL
-        on = _side_values(line_max, xs, along)
-        before = _side_values(line_max, xs - CELL // 2, along)
-        after = _side_values(line_max, xs + CELL // 2, along)
+        xs = (np.arange(-2, lines + 2) + PAD) * cell
+        on = _side_values(line_max, xs, along, cell)
+        before = _side_values(line_max, xs - cell // 2, along, cell)
+        after = _side_values(line_max, xs + cell // 2, along, cell)
         before[:, 2] = 0.0                            # the outer lines: only the squares inside
         after[:, -3] = 0.0
         share = (on > STANDS_OUT * np.maximum(before, after) + STANDS_OUT_ABS).mean(0)
@@ -627,22 +725,53 @@ def _layout_classes(premiums: tuple[str, ...] | None, rows: int, cols: int) -> n
 
 def _pattern(top: np.ndarray, layout: np.ndarray) -> float:
     """How well the squares' colours follow ``layout`` (best of its four turns): the share of
-    premium squares whose colour is nearer their own class's typical colour than any other's."""
+    premium squares whose colour is nearer their own class's typical colour than any other's,
+    the squares that look covered by a tile left out (:func:`_tile_like`)."""
     rows, cols = layout.shape
     means = cv2.resize(top, (cols + 2 * PAD, rows + 2 * PAD), interpolation=cv2.INTER_AREA)[PAD:-PAD, PAD:-PAD]
     b, g, r = (means.reshape(-1, 3).astype(np.float32) / 255.0).T
     # brightness (weighed down: light and shade vary it) and two colour-opponent axes
     small = np.stack([0.5 * (b + g + r) / 3, r - g, (r + g) / 2 - b], 1)
+    squared = (small * small).sum(1)
+    apart = np.sqrt(np.maximum(squared[:, None] + squared[None] - 2 * small @ small.T, 0))
     best = 0.0
-    for turn in range(4 if rows == cols else 1):
-        classes = np.rot90(layout, turn).ravel() if rows == cols else layout.ravel()
+    turns: list[np.ndarray] = []
+    for turn in range(4 if rows == cols else 1):                 # a symmetric layout's turns once each
+        turned = np.rot90(layout, turn)
+        if not any(np.array_equal(turned, t) for t in turns):
+            turns.append(turned)
+    for turned in turns:
+        classes = turned.ravel()
         kinds = np.unique(classes)
+        premium = classes > 0
         typical = np.array([np.median(small[classes == k], axis=0) for k in kinds])
+        use = ~_tile_like(apart, classes, typical)
+        if (use & premium).sum() < max(4, 0.25 * premium.sum()):
+            use[:] = True                                        # no colour of a class's own: all squares
+        typical = np.array([np.median(small[(classes == k) & use], axis=0) if ((classes == k) & use).any()
+                            else typical[i] for i, k in enumerate(kinds)])
         dist = np.linalg.norm(small[:, None, :] - typical[None], axis=2)
         nearest = kinds[dist.argmin(1)]
-        premium = classes > 0
-        best = max(best, float((nearest[premium] == classes[premium]).mean()))
+        scored = premium & use
+        right = float((nearest[scored] == classes[scored]).sum())
+        best = max(best, right / max(scored.sum(), (1 - COVERED_AT_MOST) * premium.sum()))
     return best
 
 
-__all__ = ["find_grid", "GridFound", "GridNotFound", "corner_error"]
+def _tile_like(apart: np.ndarray, classes: np.ndarray, typical: np.ndarray) -> np.ndarray:
+    """The squares whose colour is found as often in every class as chance has it: a tile's
+    colour (tiles lie on plain and premium squares alike), where a square's own colour is
+    shared with its class only. ``apart``: the squares' colour distances; ``typical``: the
+    classes' typical colours (the first the plain squares')."""
+    gaps = np.linalg.norm(typical[1:] - typical[0], axis=1)
+    radius = max(0.03, 0.4 * float(np.median(gaps))) if len(gaps) else 0.03
+    near = apart < radius
+    np.fill_diagonal(near, False)
+    same = classes[:, None] == classes[None, :]
+    count = near.sum(1)
+    other = (near & ~same).sum(1) / np.maximum(count, 1)
+    share = (np.bincount(classes) / len(classes))[classes]
+    return (count >= 3) & (other > 0.5 * (1 - share))
+
+
+__all__ = ["find_grid", "GridFound", "GridNotFound", "corner_error", "squareness"]

@@ -45,6 +45,6 @@ def test_a_photo_without_the_board_is_refused_and_changes_nothing(session):
 
     scanner = pieces.kind("tiles").scanner(session)
     table = cv2.GaussianBlur(np.random.default_rng(2).integers(0, 255, (900, 1200, 3)).astype(np.uint8), (0, 0), 5)
-    with pytest.raises(ScanRefused, match="The board is not in the photo"):
+    with pytest.raises(ScanRefused, match="The board's grid was not found in the photo"):
         scanner.scan(jpeg(table))
     assert session.pending_reads == []

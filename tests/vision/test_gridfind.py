@@ -3,6 +3,7 @@ square on varied boards, refused where there is no whole board, never guessed.""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from rules.board import parse_board
@@ -57,8 +58,30 @@ def test_a_board_of_another_size_is_refused():
 def test_the_benchmark_counts_finds_refusals_and_negatives():
     from tabletop.benchmarks.grid import measure
 
-    result = measure(1, 1, log=lambda *args, **kwargs: None)
-    assert result["boards"] == 1 and result["negatives"] == 3
-    assert result["found"] + result["refused"] + result["wrong"] == 1.0
-    assert result["wrong"] == 0.0 and result["negatives_refused"] == 1.0
-    assert result["cpu_ms_median"] > 0
+    result = measure(1, 1, only=("plain", "cut"), splits=("held-out",), log=lambda *args, **kwargs: None)
+    rows = result["splits"]["held-out"]["families"]
+    assert set(rows) == {"plain", "cut"} and rows["plain"]["photos"] == rows["cut"]["photos"] == 1
+    assert rows["plain"]["found"] + rows["plain"]["refused"] + rows["plain"]["wrong"] == 1.0
+    total = result["splits"]["held-out"]["total"]
+    assert total["wrong"] == 0.0 and total["negatives_refused"] == 1.0
+    assert rows["plain"]["ms_median"] > 0
+
+
+@pytest.mark.parametrize("family", ["turned", "covered", "small"])
+def test_the_harder_photos_are_found_or_refused_never_guessed(family):
+    from vision.synth.gridscene import grid_scene
+
+    shot = grid_scene(3, family, size=(1600, 1200))
+    try:
+        found = find_grid(shot.frame, 15, 15, PREMIUMS)
+    except GridNotFound:
+        return
+    assert corner_error(found.corners, shot.corners) <= 0.25
+
+
+def test_squares_that_are_not_square_are_no_grid():
+    from vision.gridfind import squareness
+
+    wide = np.array([[100, 100], [700, 100], [700, 300], [100, 300]], float)
+    assert squareness(wide, (600, 800)) > 1.8
+    assert squareness(np.array([[100, 100], [500, 100], [500, 500], [100, 500]], float), (600, 800)) < 1.01

@@ -48,6 +48,7 @@ class TileScanner:
         """Read the photo in ``data`` and offer the move it shows to the host: ``{"status":
         "offered", "message": ..., "words": [...]}``; raises :class:`ScanRefused`."""
         from vision.errors import VisionError
+        from vision.gridfind import GridNotFound
         from vision.tiles import EMPTY
         from vision.tilewatch import TileMove
 
@@ -57,6 +58,9 @@ class TileScanner:
                 raise ScanRefused("Nobody is playing a move now, so there is no move to offer.")
             try:
                 read = self._tile_reader().read(image)
+            except GridNotFound:                         # no markers, and no grid found for sure
+                raise ScanRefused("The board's grid was not found in the photo: take it again from above, with "
+                                  "the whole board in view and no glare on it.") from None
             except VisionError as error:
                 raise ScanRefused(f"The board is not in the photo ({error}): take it again with the whole "
                                   "board in view.") from None
