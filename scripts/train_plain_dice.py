@@ -65,10 +65,10 @@ class Budget:
         return f"{time.process_time() - self.cpu0:.0f} s CPU, {time.time() - self.wall0:.0f} s"
 
 
-def descend(opt, loss, clock: Budget, step: int, top: float = 2e-3) -> None:
+def descend(opt, loss, clock: Budget, step: int, top: float | None = None) -> None:
     """One step down ``loss`` at the learning rate of a cosine schedule over the time budget
     (``top`` at the start, 0 when the time is up); every 100 steps, a line of progress."""
-    lr = top * 0.5 * (1 + np.cos(np.pi * clock.share()))
+    lr = (top or TOP_LR) * 0.5 * (1 + np.cos(np.pi * clock.share()))
     for group in opt.param_groups:
         group["lr"] = lr
     opt.zero_grad()
@@ -88,6 +88,7 @@ def resume(net, out: str) -> None:
 
 
 RESUME = False
+TOP_LR = 2e-3  #: the learning rate at the start of a run (``--lr``; lower to go on from earlier weights)
 
 # ---------------------------------------------------------------- the finder
 
@@ -288,7 +289,42 @@ def jittered_cut(grey: np.ndarray, box, angle: float, rng: np.random.Generator, 
     cy = (y0 + y1) / 2 + rng.normal(0, 0.06 * jitter) * h
     scale = np.exp(rng.normal(0, 0.08 * jitter))
     aspect = np.exp(rng.normal(0, 0.12 * jitter))
-    return pd.face_cut(grey, (cx, cy), (w * scale * aspect, h * scale / aspect), angle)
+    raw = pd.face_cut(grey, (cx, cy), (w * scale * aspect, h * scale / aspect), angle, raw=True)
+    return pd.evened(spoil(raw, rng) if SPOIL else raw)
+
+
+SPOIL = True  #: spoil the real cuts as a worse photo would (``--no-spoil`` trains on them as cut)
+
+
+def spoil(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A grey cut (uint8) as a worse photo would show it: other light (a gamma, a dim and noisy
+    room), a die further off (fewer pixels), shaken or out of focus (motion or Gaussian blur),
+    saved as a rough JPEG; each by chance."""
+    out = cut.astype(np.float32)
+    if rng.random() < 0.5:
+        out = 255.0 * (out / 255.0) ** float(np.exp(rng.uniform(np.log(0.5), np.log(2.0))))
+    if rng.random() < 0.3:
+        out = out * rng.uniform(0.12, 1.0) + rng.uniform(0, 40)
+        out = np.round(out + rng.normal(0, rng.uniform(0, 5), out.shape))
+    if rng.random() < 0.2:
+        small = int(rng.integers(10, 22))
+        out = cv2.resize(cv2.resize(out, (small, small), interpolation=cv2.INTER_AREA), out.shape[::-1],
+                         interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.15:
+        length = float(rng.uniform(2, 6))
+        k = int(np.ceil(length)) | 1
+        kernel = np.zeros((k, k), np.float32)
+        t = rng.uniform(0, np.pi)
+        dx, dy = np.cos(t) * (length - 1) / 2, np.sin(t) * (length - 1) / 2
+        cv2.line(kernel, (round(k / 2 - 0.5 - dx), round(k / 2 - 0.5 - dy)), (round(k / 2 - 0.5 + dx), round(k / 2 - 0.5 + dy)), 1.0)
+        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6), borderType=cv2.BORDER_REPLICATE)
+    elif rng.random() < 0.2:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.6))
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.25:
+        ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))])
+        out = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
+    return out
 
 
 def blur_noise(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -404,9 +440,11 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=9.0, help="CPU minutes of training")
     parser.add_argument("--out")
     parser.add_argument("--resume", action="store_true", help="go on from OUT.pt, the weights of the last run")
+    parser.add_argument("--lr", type=float, default=2e-3, help="the learning rate at the start")
+    parser.add_argument("--no-spoil", action="store_true", help="train the face reader on the real cuts unspoilt")
     args = parser.parse_args()
-    global RESUME
-    RESUME = args.resume
+    global RESUME, TOP_LR, SPOIL
+    RESUME, TOP_LR, SPOIL = args.resume, args.lr, not args.no_spoil
     if args.write_split:
         split = realdice.make_split(realdice.load_photos())
         doc = {"source": "Boggle Boards (Public Domain; BoardBoss / Roboflow): shared/data/dice/boggle-boards",

@@ -43,6 +43,10 @@ CROP = 32
 MARGIN = 1.2
 #: the finder's size outputs are the box's sides in pixels of its input divided by this
 SIZE_UNIT = 32.0
+#: a face read with less probability than this is read again turned each quarter (the mean is kept)
+SECOND_LOOK = 0.8
+#: a find's side more than this (as a log) off the tray's median side is set to the median
+SIZE_OFF = 0.15
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
 FINDER_PATH = MODELS / "plaindice-finder.onnx"
 FACES_PATH = MODELS / "plaindice-faces.onnx"
@@ -66,10 +70,10 @@ def finder_input(image: np.ndarray) -> np.ndarray:
 
 
 def face_cut(grey: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
-             angle: float = 0.0) -> np.ndarray:
+             angle: float = 0.0, raw: bool = False) -> np.ndarray:
     """One face as the reader sees it: the box of ``size`` (w, h) round ``centre``, grown by
     :data:`MARGIN`, stretched to CROP x CROP (turned ``angle`` degrees, for training), its light
-    evened (zero mean, unit spread).
+    evened (:func:`evened`; ``raw``: the grey pixels as cut, for training to change them first).
 
     >>> cut = face_cut(np.full((50, 50), 200, np.uint8), (25, 25), (20, 20))
     >>> cut.shape, float(abs(cut).max())
@@ -82,10 +86,22 @@ def face_cut(grey: np.ndarray, centre: tuple[float, float], size: tuple[float, f
     offset = np.array(centre) - a @ np.array([(CROP - 1) / 2, (CROP - 1) / 2])
     matrix = np.hstack([a, offset[:, None]]).astype(np.float64)
     cut = cv2.warpAffine(grey, matrix, (CROP, CROP), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                         borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    cut -= cut.mean()
-    spread = float(cut.std())
-    return cut / spread if spread > 2.0 else cut * 0.0
+                         borderMode=cv2.BORDER_REPLICATE)
+    return cut if raw else evened(cut)
+
+
+def evened(cut: np.ndarray) -> np.ndarray:
+    """A cut's light evened out: zero mean, unit spread (all zero when it is flat).
+
+    >>> float(abs(evened(np.array([[0, 2], [0, 2]], np.uint8))).max())
+    0.0
+    >>> evened(np.array([[0, 20], [0, 20]], np.uint8)).tolist()
+    [[-1.0, 1.0], [-1.0, 1.0]]
+    """
+    out = cut.astype(np.float32)
+    out -= out.mean()
+    spread = float(out.std())
+    return out / spread if spread > 2.0 else out * 0.0
 
 
 def peaks(heat: np.ndarray, threshold: float) -> list[tuple[int, int]]:
@@ -196,9 +212,9 @@ class PlainDiceReader:
     """
 
     def __init__(self, finder: pathlib.Path = FINDER_PATH, faces: pathlib.Path = FACES_PATH,
-                 threshold: float = 0.3, unsure: float = 0.3):
+                 threshold: float = 0.3, unsure: float = 0.3, second_look: float = SECOND_LOOK):
         self.finder, self.faces = _net(finder), _net(faces)
-        self.threshold, self.unsure = threshold, unsure
+        self.threshold, self.unsure, self.second_look = threshold, unsure, second_look
         self._lock = threading.Lock()
 
     def find(self, image: np.ndarray) -> list[tuple[float, float, float, float, float]]:
@@ -216,9 +232,18 @@ class PlainDiceReader:
         """(face probabilities (N, len(FACES)), quarter turn probabilities (N, 4)) of the boxes (cx, cy, w, h)."""
         if not boxes:
             return np.zeros((0, len(FACES))), np.zeros((0, 4))
-        cuts = np.stack([face_cut(grey, (cx, cy), (w, h)) for cx, cy, w, h in boxes])[:, None]
+        cuts = np.stack([face_cut(grey, (cx, cy), (w, h)) for cx, cy, w, h in boxes])
+        faces, turns = self._run(cuts)
+        doubtful = np.flatnonzero(faces.max(1) < self.second_look)
+        if len(doubtful):                   # a second look: the doubtful cuts turned each quarter
+            turned = np.concatenate([np.rot90(cuts[doubtful], k, axes=(1, 2)) for k in (1, 2, 3)])
+            more, _ = self._run(turned)
+            faces[doubtful] = (faces[doubtful] + more.reshape(3, len(doubtful), -1).sum(0)) / 4
+        return faces, turns
+
+    def _run(self, cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         with self._lock:
-            self.faces.setInput(np.ascontiguousarray(cuts, np.float32))
+            self.faces.setInput(np.ascontiguousarray(cuts[:, None], np.float32))
             faces, turns = self.faces.forward(["faces", "turns"])
         return _softmax(np.asarray(faces, np.float64)), _softmax(np.asarray(turns, np.float64))
 
@@ -235,7 +260,7 @@ class PlainDiceReader:
         started = time.perf_counter()
         grey = as_grey(image)
         colour = cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR) if image.ndim == 2 else image[..., :3]
-        found = keep_tray(self.find(np.ascontiguousarray(colour)))
+        found = even_sizes(keep_tray(self.find(np.ascontiguousarray(colour))))
         found_at = time.perf_counter()
         if not found:
             raise NoDiceFound()
@@ -291,6 +316,22 @@ def keep_tray(found: list[tuple[float, float, float, float, float]]) -> list[tup
     if np.sum(group == largest) * 2 < len(kept):
         return kept
     return [k for k, g in zip(kept, group) if g == largest]
+
+
+def even_sizes(found: list[tuple[float, float, float, float, float]],
+               off: float = SIZE_OFF) -> list[tuple[float, float, float, float, float]]:
+    """The finds with a side far off the others' (a share ``off`` from their median, as a log) set
+    to that median: a tray's dice are one size, and a face cut too wide or too narrow is misread.
+    Fewer than four finds are left as they are.
+
+    >>> even_sizes([(0, 0, 10, 10, 0.9), (9, 0, 10, 11, 0.9), (0, 9, 10, 10, 0.9), (9, 9, 14, 10, 0.9)])
+    [(0, 0, 10, 10, 0.9), (9, 0, 10, 11, 0.9), (0, 9, 10, 10, 0.9), (9, 9, 10.0, 10, 0.9)]
+    """
+    if len(found) < 4:
+        return found
+    mw, mh = float(np.median([f[2] for f in found])), float(np.median([f[3] for f in found]))
+    return [(cx, cy, w if abs(np.log(w / mw)) <= off else mw, h if abs(np.log(h / mh)) <= off else mh, score)
+            for cx, cy, w, h, score in found]
 
 
 def upright_turn(turn_probs: np.ndarray) -> int | None:
