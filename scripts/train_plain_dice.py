@@ -385,7 +385,7 @@ def real_dice(photos) -> list[tuple[np.ndarray, tuple[int, int, int, int], int]]
     out = []
     for img, p in photos:
         grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-        out += [(grey, d.box, pd.FACES.index(d.face)) for d in p.dice]
+        out += [(grey, d.box, pd.FACES.index("QU" if d.face == "Q" else d.face)) for d in p.dice]  # a Q is a Qu mislabelled
     return out
 
 

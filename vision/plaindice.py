@@ -25,6 +25,7 @@ from __future__ import annotations
 import pathlib
 import threading
 from dataclasses import dataclass, field
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -33,6 +34,7 @@ from vision.errors import ModelMissing, VisionError
 
 #: the faces the reader tells apart (upper case as printed; ``*`` the wild face)
 FACES = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + ("QU", "AN", "IN", "ER", "TH", "HE", "*")
+_Q, _QU = FACES.index("Q"), FACES.index("QU")
 #: the finder sees the photo stretched to this square (the training photos are 416x416 stretched)
 FIND_SIDE = 384
 #: the finder's map has a cell every STRIDE pixels of its input
@@ -45,6 +47,8 @@ MARGIN = 1.2
 SIZE_UNIT = 32.0
 #: a face read with less probability than this is read again turned each quarter (the mean is kept)
 SECOND_LOOK = 0.8
+#: an empty cell of a tray's grid gets a die when the finder's map is at least this high there
+HOLE_HEAT = 0.05
 #: a find's side more than this (as a log) off the tray's median side is set to the median
 SIZE_OFF = 0.15
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
@@ -217,12 +221,17 @@ class PlainDiceReader:
         self.threshold, self.unsure, self.second_look = threshold, unsure, second_look
         self._lock = threading.Lock()
 
-    def find(self, image: np.ndarray) -> list[tuple[float, float, float, float, float]]:
-        """The dice's (cx, cy, w, h, score) in the photo's pixels."""
-        h, w = image.shape[:2]
+    def maps(self, image: np.ndarray) -> np.ndarray:
+        """The finder's maps of a BGR photo: (3, cells, cells), how likely a face is centred in
+        each cell, and its width and height (in :data:`SIZE_UNIT` of the finder's input)."""
         with self._lock:
             self.finder.setInput(finder_input(image)[None])
-            maps = np.asarray(self.finder.forward())[0]
+            return np.asarray(self.finder.forward())[0]
+
+    def find(self, image: np.ndarray, maps: np.ndarray | None = None) -> list[tuple[float, float, float, float, float]]:
+        """The dice's (cx, cy, w, h, score) in the photo's pixels (from ``maps`` when given)."""
+        h, w = image.shape[:2]
+        maps = self.maps(image) if maps is None else maps
         fx, fy = w / FIND_SIDE, h / FIND_SIDE
         return [((c + 0.5) * STRIDE * fx, (r + 0.5) * STRIDE * fy, float(maps[1, r, c]) * SIZE_UNIT * fx,
                  float(maps[2, r, c]) * SIZE_UNIT * fy, float(maps[0, r, c]))
@@ -245,7 +254,10 @@ class PlainDiceReader:
         with self._lock:
             self.faces.setInput(np.ascontiguousarray(cuts[:, None], np.float32))
             faces, turns = self.faces.forward(["faces", "turns"])
-        return _softmax(np.asarray(faces, np.float64)), _softmax(np.asarray(turns, np.float64))
+        probs = _softmax(np.asarray(faces, np.float64))
+        probs[:, _QU] += probs[:, _Q]           # a lone Q is a Qu face mislabelled in the photos learnt from
+        probs[:, _Q] = 0.0
+        return probs, _softmax(np.asarray(turns, np.float64))
 
     def read(self, image: np.ndarray, dice_set: tuple[tuple[str, ...], ...] | None = None) -> PlainRead:
         """The dice in ``image`` (BGR or grey), their faces (settled by ``dice_set`` when given)
@@ -260,7 +272,10 @@ class PlainDiceReader:
         started = time.perf_counter()
         grey = as_grey(image)
         colour = cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR) if image.ndim == 2 else image[..., :3]
-        found = even_sizes(keep_tray(self.find(np.ascontiguousarray(colour))))
+        colour = np.ascontiguousarray(colour)
+        maps = self.maps(colour)
+        found = even_sizes(keep_tray(self.find(colour, maps)))
+        found = fill_holes(found, _heat_at(maps[0], grey.shape[1] / FIND_SIDE, grey.shape[0] / FIND_SIDE))
         found_at = time.perf_counter()
         if not found:
             raise NoDiceFound()
@@ -316,6 +331,65 @@ def keep_tray(found: list[tuple[float, float, float, float, float]]) -> list[tup
     if np.sum(group == largest) * 2 < len(kept):
         return kept
     return [k for k, g in zip(kept, group) if g == largest]
+
+
+def _heat_at(heat: np.ndarray, fx: float, fy: float) -> Callable[[float, float], float]:
+    """How likely the finder thought a face centred near a point of the photo (its map's highest
+    cell within a cell of the point's); ``fx``, ``fy`` the photo's pixels per finder input pixel."""
+    def at(x: float, y: float) -> float:
+        c, r = int(x / fx / STRIDE), int(y / fy / STRIDE)
+        if not (0 <= r < heat.shape[0] and 0 <= c < heat.shape[1]):
+            return 0.0
+        return float(heat[max(0, r - 1):r + 2, max(0, c - 1):c + 2].max())
+    return at
+
+
+def fill_holes(found: list[tuple[float, float, float, float, float]], heat: Callable[[float, float], float],
+               least: float = HOLE_HEAT) -> list[tuple[float, float, float, float, float]]:
+    """The finds and, when they lie in a grid of at least 3x3 with a few cells empty (at most a
+    quarter), a die in each empty cell where the finder saw a face at least ``least`` likely
+    (``heat(x, y)``; a tray's cells are all full, and a die the finder was unsure of is there).
+    The empty cell's centre is where the grid's lines cross (fitted to the finds, an affine map
+    from row and column to the photo), its size the finds' median, its score the heat there.
+
+    >>> grid = [(x * 10.0, y * 10.0, 8.0, 8.0, 0.9) for y in range(3) for x in range(3) if (x, y) != (1, 1)]
+    >>> fill_holes(grid, lambda x, y: 0.2)[-1]
+    (10.0, 10.0, 8.0, 8.0, 0.2)
+    >>> len(fill_holes(grid, lambda x, y: 0.01))
+    8
+    """
+    n = len(found)
+    if n < 6:
+        return found
+    pts = np.array([f[:2] for f in found], np.float64)
+    axes = _lattice_axes(pts)
+    if axes is None or abs(np.linalg.det(axes)) < 0.3:
+        return found
+    coords = pts @ np.linalg.inv(axes).T
+    dist = np.linalg.norm(pts[:, None] - pts[None], axis=2) + np.eye(n) * 1e12
+    step = float(np.median(dist.min(1)))
+    lengths = np.linalg.norm(axes, axis=0)
+    cols, rows = _bands(coords[:, 0], step / lengths[0]), _bands(coords[:, 1], step / lengths[1])
+    ncols, nrows = int(cols.max()) + 1, int(rows.max()) + 1
+    if ncols < 3 or nrows < 3 or not 0 < ncols * nrows - n <= n // 3:
+        return found
+    taken = np.zeros((nrows, ncols), bool)
+    for r, c in zip(rows, cols):
+        if taken[r, c]:
+            return found
+        taken[r, c] = True
+    design = np.stack([cols, rows, np.ones(n)], 1).astype(np.float64)
+    fit, *_ = np.linalg.lstsq(design, pts, rcond=None)
+    if np.median(np.linalg.norm(design @ fit - pts, axis=1)) > 0.25 * step:
+        return found
+    w, h = float(np.median([f[2] for f in found])), float(np.median([f[3] for f in found]))
+    out = list(found)
+    for r, c in zip(*np.nonzero(~taken)):
+        x, y = np.array([c, r, 1.0]) @ fit
+        score = heat(float(x), float(y))
+        if score >= least:
+            out.append((round(float(x), 6), round(float(y), 6), w, h, score))
+    return out
 
 
 def even_sizes(found: list[tuple[float, float, float, float, float]],

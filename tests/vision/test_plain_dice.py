@@ -222,7 +222,7 @@ def test_reading_with_the_dice_set_keeps_faces_the_set_allows(photos, reader):
 
 def test_unsure_faces_are_reported_not_guessed(reader, monkeypatch):
     image = np.full((200, 200, 3), 120, np.uint8)
-    monkeypatch.setattr(reader, "find", lambda _: [(50.0, 50.0, 30.0, 30.0, 0.9)])
+    monkeypatch.setattr(reader, "find", lambda *_: [(50.0, 50.0, 30.0, 30.0, 0.9)])
     monkeypatch.setattr(reader, "classify", lambda *_: (probabilities(M=0.25, W=0.24, A=0.2, E=0.2, O=0.1)[None], np.full((1, 4), 0.25)))
     die = reader.read(image).dice[0]
     assert die.face == "?" and die.candidates == ("M", "W")
