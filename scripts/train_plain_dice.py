@@ -13,7 +13,11 @@ to choose the rounds and thresholds; ``test`` is never opened here.
 The finder learns, on the photos stretched to 384x384 and turned, flipped, cropped, shrunk and
 recoloured, a map of die centres (a Gaussian a face) and the faces' sizes. The face reader learns
 each die's face from cuts made exactly as the reader cuts them (vision.plaindice.face_cut), turned
-any angle, the box a little off in place, size and aspect; its second output is the quarter turn
+any angle, the box a little off in place, size and aspect, and spoilt by chance as a worse photo
+would show them (:func:`spoil`: dim, far, shaken, blurred, a rough JPEG; ``--no-spoil`` to
+train without); the photos' few ``Q`` labels are Qu faces and are learnt as ``QU``. With
+``--resume`` a run goes on from the last run's weights (``OUT.pt``), best with a lower ``--lr``.
+Its second output is the quarter turn
 the cut was given relative to the photo (learnt on faces whose upright the label fixes only
 modulo the die's own turn, so it is trained on synthetic upright faces too: letters drawn in the
 system's sans-serif fonts on white squares). PyTorch trains (one thread); the networks are
@@ -440,6 +444,7 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=9.0, help="CPU minutes of training")
     parser.add_argument("--out")
     parser.add_argument("--resume", action="store_true", help="go on from OUT.pt, the weights of the last run")
+    parser.add_argument("--seed", type=int, help="the run's random seed (default: 1 for the finder, 2 for the faces)")
     parser.add_argument("--lr", type=float, default=2e-3, help="the learning rate at the start")
     parser.add_argument("--no-spoil", action="store_true", help="train the face reader on the real cuts unspoilt")
     args = parser.parse_args()
@@ -454,9 +459,9 @@ def main() -> int:
         realdice.SPLIT_PATH.write_text(json.dumps(doc, indent=1) + "\n")
         print({k: len(v) for k, v in split.items()})
     if args.what == "finder":
-        train_finder(args.minutes, args.out or str(pd.FINDER_PATH))
+        train_finder(args.minutes, args.out or str(pd.FINDER_PATH), 1 if args.seed is None else args.seed)
     elif args.what == "faces":
-        train_faces(args.minutes, args.out or str(pd.FACES_PATH))
+        train_faces(args.minutes, args.out or str(pd.FACES_PATH), 2 if args.seed is None else args.seed)
     return 0
 
 

@@ -48,7 +48,7 @@ SIZE_UNIT = 32.0
 #: a face read with less probability than this is read again turned each quarter (the mean is kept)
 SECOND_LOOK = 0.8
 #: an empty cell of a tray's grid gets a die when the finder's map is at least this high there
-HOLE_HEAT = 0.05
+HOLE_HEAT = 0.1
 #: a find's side more than this (as a log) off the tray's median side is set to the median
 SIZE_OFF = 0.15
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
