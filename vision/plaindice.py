@@ -12,6 +12,10 @@ photos, Public Domain: vision/models/NOTICE) and run by OpenCV's ``dnn``:
   each of :data:`FACES`, in any rotation (it was trained on faces turned every way), and the
   face's quarter turn (0, 90, 180, 270 degrees clockwise from upright).
 
+Between them, the tray helps: its dice are one size (:func:`even_sizes`), and a cell of its grid
+the finder was unsure of still holds a die (:func:`fill_holes`); a face read with little
+probability gets a second look, its cut turned each quarter (:data:`SECOND_LOOK`).
+
 A dice set (each die's six faces) settles what one face cannot: the dice are matched to the set's
 dice (each die once) so that the faces read are the likeliest the set allows; an M with no W in
 the set stays an M. Without a set, a face whose best reading is not clearly ahead of the next is
@@ -355,7 +359,7 @@ def _heat_at(heat: np.ndarray, fx: float, fy: float) -> Callable[[float, float],
 def fill_holes(found: list[tuple[float, float, float, float, float]], heat: Callable[[float, float], float],
                least: float = HOLE_HEAT) -> list[tuple[float, float, float, float, float]]:
     """The finds and, when they lie in a grid of at least 3x3 with a few cells empty (at most a
-    quarter), a die in each empty cell where the finder saw a face at least ``least`` likely
+    third as many as the finds), a die in each empty cell where the finder saw a face at least ``least`` likely
     (``heat(x, y)``; a tray's cells are all full, and a die the finder was unsure of is there).
     The empty cell's centre is where the grid's lines cross (fitted to the finds, an affine map
     from row and column to the photo), its size the finds' median, its score the heat there.

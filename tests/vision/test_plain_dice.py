@@ -296,3 +296,18 @@ def test_even_sizes_gives_an_odd_find_the_trays_size():
     evened = even_sizes(found)
     assert evened[:8] == found[:8] and evened[8][2:4] == (31.0, 30.0)
     assert even_sizes(found[-3:]) == found[-3:]
+
+
+def test_the_benchmark_lines_have_a_target_column_and_both_camera_sizes(capsys):
+    from tabletop.benchmarks import plaindice
+
+    rows = [{"photo": "a" * 20, "dice": 16, "found": 16, "matched": 16, "right": 15, "unsure": 1, "right_on_boxes": 16,
+             "ms": 40.0, "ms_2mp": 60.0 + k, "ms_3mp": 70.0 + k, "errors": ["M->?"]} for k in range(3)]
+    summary = plaindice.summary(rows)
+    assert summary["faces_right"] == 15 / 16 and summary["faces_unsure"] == 1 / 16
+    assert summary["ms_per_read_2mp"] == 61.0 and summary["ms_per_read_3mp"] == 71.0
+    plaindice.print_lines({"splits": {"val": {"summary": summary, "photos": rows},
+                                      "test": {"summary": summary, "photos": rows}}})
+    out = capsys.readouterr().out
+    assert "ms 3.1MP" in out and ">= 0.98, <= 100 ms" in out and "(tuned on)" in out
+    assert out.count("M->?") == 3                      # the per-photo lines, of test only
