@@ -3,6 +3,7 @@
     .venv/bin/python scripts/train_plain_dice.py --write-split
     .venv/bin/python scripts/train_plain_dice.py finder [--minutes 9]
     .venv/bin/python scripts/train_plain_dice.py faces [--minutes 9]
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --lr 1e-3 --minutes 12   # the shipped round
 
 The photos are the Boggle Boards photos in shared/data/dice/boggle-boards (Public Domain, by the
 makers of BoardBoss through Roboflow; vision/models/NOTICE). Only the ``train`` part of the split
@@ -16,7 +17,8 @@ each die's face from cuts made exactly as the reader cuts them (vision.plaindice
 any angle, the box a little off in place, size and aspect, and spoilt by chance as a worse photo
 would show them (:func:`spoil`: dim, far, shaken, blurred, a rough JPEG; ``--no-spoil`` to
 train without); the photos' few ``Q`` labels are Qu faces and are learnt as ``QU``. With
-``--resume`` a run goes on from the last run's weights (``OUT.pt``), best with a lower ``--lr``.
+``--resume`` a run goes on from the last run's weights (``OUT.pt``, else the network at ``OUT``
+itself, unfolded from its ONNX file), best with a lower ``--lr``.
 Its second output is the quarter turn
 the cut was given relative to the photo (learnt on faces whose upright the label fixes only
 modulo the die's own turn, so it is trained on synthetic upright faces too: letters drawn in the
@@ -82,13 +84,58 @@ def descend(opt, loss, clock: Budget, step: int, top: float | None = None) -> No
         print(f"step {step} loss {loss.item():.3f} lr {lr:.5f} ({clock})", flush=True)
 
 
-def resume(net, out: str) -> None:
-    """Go on from the weights of an earlier run (``OUT.pt``) when ``--resume`` asks."""
+def resume(net, out: str, batch=None) -> None:
+    """Go on from the weights of an earlier run when ``--resume`` asks: ``OUT.pt``, else the
+    network ``OUT`` itself (an ONNX file, its batch norms folded into the convolutions: see
+    :func:`weights_from_onnx`; ``batch``, some inputs, sets the batch norms' statistics)."""
     import torch
 
     if RESUME and pathlib.Path(out + ".pt").is_file():
         net.load_state_dict(torch.load(out + ".pt"))
         print(f"resumed from {out}.pt")
+    elif RESUME and pathlib.Path(out).is_file() and batch is not None:
+        weights_from_onnx(net, out, batch)
+        print(f"resumed from {out}")
+
+
+def weights_from_onnx(net, path: str, batch) -> None:
+    """``net``'s weights from its ONNX export at ``path``. The export folded each batch norm
+    into the convolution before it (unnamed weights, in the order the network runs them); they
+    are unfolded so that, on ``batch``, the batch norm in training (the batch's own statistics)
+    gives what the folded convolution gives: its scale the spread of the convolution's output,
+    its shift the mean plus the folded bias."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in onnx.load(path).graph.initializer}
+    folded = [w for name, w in weights.items() if name.startswith("onnx::")]
+    pairs = [(m, n) for m, n in zip(net.modules(), list(net.modules())[1:])
+             if isinstance(m, torch.nn.Conv2d) and isinstance(n, torch.nn.BatchNorm2d)]
+    if len(folded) != 2 * len(pairs):
+        raise SystemExit(f"{path} does not hold this network's weights")
+    shifts = {}
+    for (conv, norm), weight, bias in zip(pairs, folded[0::2], folded[1::2]):
+        if conv.weight.shape != weight.shape:
+            raise SystemExit(f"{path} does not hold this network's weights")
+        conv.weight.data = weight
+        shifts[norm] = bias
+    for name, value in weights.items():
+        if not name.startswith("onnx::"):
+            net.get_parameter(name).data = value
+
+    def unfold(norm, inputs, output):
+        mean, var = output.mean((0, 2, 3)), output.var((0, 2, 3), unbiased=False)
+        norm.running_mean.copy_(mean)
+        norm.running_var.copy_(var)
+        norm.weight.data = torch.sqrt(var + norm.eps)
+        norm.bias.data = mean + shifts[norm]
+    hooks = [conv.register_forward_hook(lambda c, i, o, norm=norm: unfold(norm, i, o)) for conv, norm in pairs]
+    net.eval()
+    with torch.no_grad():
+        net(batch)
+    for hook in hooks:
+        hook.remove()
 
 
 RESUME = False
@@ -225,7 +272,7 @@ def train_finder(minutes: float, out: str, seed: int = 1) -> None:
     train, val = load("train"), load("val")
     boxes = [np.array([d.box for d in p.dice], np.float64) for _, p in train]
     net = finder_net()
-    resume(net, out)
+    resume(net, out, torch.from_numpy(np.stack([finder_sample(img, b, rng)[0] for (img, _), b in zip(train[:16], boxes)])))
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     clock, step, batch = Budget(minutes), 0, 8
     while clock.left():
@@ -406,7 +453,9 @@ def train_faces(minutes: float, out: str, seed: int = 2) -> None:
     pick_p = np.array([weight[f] for _, _, f in train])
     pick_p /= pick_p.sum()
     net = faces_net()
-    resume(net, out)
+    some = rng.integers(len(train), size=512)
+    resume(net, out, torch.from_numpy(np.stack([jittered_cut(train[i][0], train[i][1], rng.uniform(0, 360), rng, 0.0)
+                                                 for i in some])[:, None]))
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     ce = nn.CrossEntropyLoss(label_smoothing=0.05)
     clock, step, batch = Budget(minutes), 0, 64
