@@ -3,6 +3,7 @@
     .venv/bin/python scripts/train_plain_dice.py --write-split
     .venv/bin/python scripts/train_plain_dice.py finder [--minutes 9]
     .venv/bin/python scripts/train_plain_dice.py faces [--minutes 9]
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --lr 1e-3 --minutes 12   # the shipped round
 
 The photos are the Boggle Boards photos in shared/data/dice/boggle-boards (Public Domain, by the
 makers of BoardBoss through Roboflow; vision/models/NOTICE). Only the ``train`` part of the split
@@ -13,7 +14,12 @@ to choose the rounds and thresholds; ``test`` is never opened here.
 The finder learns, on the photos stretched to 384x384 and turned, flipped, cropped, shrunk and
 recoloured, a map of die centres (a Gaussian a face) and the faces' sizes. The face reader learns
 each die's face from cuts made exactly as the reader cuts them (vision.plaindice.face_cut), turned
-any angle, the box a little off in place, size and aspect; its second output is the quarter turn
+any angle, the box a little off in place, size and aspect, and spoilt by chance as a worse photo
+would show them (:func:`spoil`: dim, far, shaken, blurred, a rough JPEG; ``--no-spoil`` to
+train without); the photos' few ``Q`` labels are Qu faces and are learnt as ``QU``. With
+``--resume`` a run goes on from the last run's weights (``OUT.pt``, else the network at ``OUT``
+itself, unfolded from its ONNX file), best with a lower ``--lr``.
+Its second output is the quarter turn
 the cut was given relative to the photo (learnt on faces whose upright the label fixes only
 modulo the die's own turn, so it is trained on synthetic upright faces too: letters drawn in the
 system's sans-serif fonts on white squares). PyTorch trains (one thread); the networks are
@@ -65,10 +71,10 @@ class Budget:
         return f"{time.process_time() - self.cpu0:.0f} s CPU, {time.time() - self.wall0:.0f} s"
 
 
-def descend(opt, loss, clock: Budget, step: int, top: float = 2e-3) -> None:
+def descend(opt, loss, clock: Budget, step: int, top: float | None = None) -> None:
     """One step down ``loss`` at the learning rate of a cosine schedule over the time budget
     (``top`` at the start, 0 when the time is up); every 100 steps, a line of progress."""
-    lr = top * 0.5 * (1 + np.cos(np.pi * clock.share()))
+    lr = (top or TOP_LR) * 0.5 * (1 + np.cos(np.pi * clock.share()))
     for group in opt.param_groups:
         group["lr"] = lr
     opt.zero_grad()
@@ -78,16 +84,62 @@ def descend(opt, loss, clock: Budget, step: int, top: float = 2e-3) -> None:
         print(f"step {step} loss {loss.item():.3f} lr {lr:.5f} ({clock})", flush=True)
 
 
-def resume(net, out: str) -> None:
-    """Go on from the weights of an earlier run (``OUT.pt``) when ``--resume`` asks."""
+def resume(net, out: str, batch=None) -> None:
+    """Go on from the weights of an earlier run when ``--resume`` asks: ``OUT.pt``, else the
+    network ``OUT`` itself (an ONNX file, its batch norms folded into the convolutions: see
+    :func:`weights_from_onnx`; ``batch``, some inputs, sets the batch norms' statistics)."""
     import torch
 
     if RESUME and pathlib.Path(out + ".pt").is_file():
         net.load_state_dict(torch.load(out + ".pt"))
         print(f"resumed from {out}.pt")
+    elif RESUME and pathlib.Path(out).is_file() and batch is not None:
+        weights_from_onnx(net, out, batch)
+        print(f"resumed from {out}")
+
+
+def weights_from_onnx(net, path: str, batch) -> None:
+    """``net``'s weights from its ONNX export at ``path``. The export folded each batch norm
+    into the convolution before it (unnamed weights, in the order the network runs them); they
+    are unfolded so that, on ``batch``, the batch norm in training (the batch's own statistics)
+    gives what the folded convolution gives: its scale the spread of the convolution's output,
+    its shift the mean plus the folded bias."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in onnx.load(path).graph.initializer}
+    folded = [w for name, w in weights.items() if name.startswith("onnx::")]
+    pairs = [(m, n) for m, n in zip(net.modules(), list(net.modules())[1:])
+             if isinstance(m, torch.nn.Conv2d) and isinstance(n, torch.nn.BatchNorm2d)]
+    if len(folded) != 2 * len(pairs):
+        raise SystemExit(f"{path} does not hold this network's weights")
+    shifts = {}
+    for (conv, norm), weight, bias in zip(pairs, folded[0::2], folded[1::2]):
+        if conv.weight.shape != weight.shape:
+            raise SystemExit(f"{path} does not hold this network's weights")
+        conv.weight.data = weight
+        shifts[norm] = bias
+    for name, value in weights.items():
+        if not name.startswith("onnx::"):
+            net.get_parameter(name).data = value
+
+    def unfold(norm, inputs, output):
+        mean, var = output.mean((0, 2, 3)), output.var((0, 2, 3), unbiased=False)
+        norm.running_mean.copy_(mean)
+        norm.running_var.copy_(var)
+        norm.weight.data = torch.sqrt(var + norm.eps)
+        norm.bias.data = mean + shifts[norm]
+    hooks = [conv.register_forward_hook(lambda c, i, o, norm=norm: unfold(norm, i, o)) for conv, norm in pairs]
+    net.eval()
+    with torch.no_grad():
+        net(batch)
+    for hook in hooks:
+        hook.remove()
 
 
 RESUME = False
+TOP_LR = 2e-3  #: the learning rate at the start of a run (``--lr``; lower to go on from earlier weights)
 
 # ---------------------------------------------------------------- the finder
 
@@ -220,7 +272,7 @@ def train_finder(minutes: float, out: str, seed: int = 1) -> None:
     train, val = load("train"), load("val")
     boxes = [np.array([d.box for d in p.dice], np.float64) for _, p in train]
     net = finder_net()
-    resume(net, out)
+    resume(net, out, torch.from_numpy(np.stack([finder_sample(img, b, rng)[0] for (img, _), b in zip(train[:16], boxes)])))
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     clock, step, batch = Budget(minutes), 0, 8
     while clock.left():
@@ -288,7 +340,42 @@ def jittered_cut(grey: np.ndarray, box, angle: float, rng: np.random.Generator, 
     cy = (y0 + y1) / 2 + rng.normal(0, 0.06 * jitter) * h
     scale = np.exp(rng.normal(0, 0.08 * jitter))
     aspect = np.exp(rng.normal(0, 0.12 * jitter))
-    return pd.face_cut(grey, (cx, cy), (w * scale * aspect, h * scale / aspect), angle)
+    raw = pd.face_cut(grey, (cx, cy), (w * scale * aspect, h * scale / aspect), angle, raw=True)
+    return pd.evened(spoil(raw, rng) if SPOIL else raw)
+
+
+SPOIL = True  #: spoil the real cuts as a worse photo would (``--no-spoil`` trains on them as cut)
+
+
+def spoil(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A grey cut (uint8) as a worse photo would show it: other light (a gamma, a dim and noisy
+    room), a die further off (fewer pixels), shaken or out of focus (motion or Gaussian blur),
+    saved as a rough JPEG; each by chance."""
+    out = cut.astype(np.float32)
+    if rng.random() < 0.5:
+        out = 255.0 * (out / 255.0) ** float(np.exp(rng.uniform(np.log(0.5), np.log(2.0))))
+    if rng.random() < 0.3:
+        out = out * rng.uniform(0.12, 1.0) + rng.uniform(0, 40)
+        out = np.round(out + rng.normal(0, rng.uniform(0, 5), out.shape))
+    if rng.random() < 0.2:
+        small = int(rng.integers(10, 22))
+        out = cv2.resize(cv2.resize(out, (small, small), interpolation=cv2.INTER_AREA), out.shape[::-1],
+                         interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.15:
+        length = float(rng.uniform(2, 6))
+        k = int(np.ceil(length)) | 1
+        kernel = np.zeros((k, k), np.float32)
+        t = rng.uniform(0, np.pi)
+        dx, dy = np.cos(t) * (length - 1) / 2, np.sin(t) * (length - 1) / 2
+        cv2.line(kernel, (round(k / 2 - 0.5 - dx), round(k / 2 - 0.5 - dy)), (round(k / 2 - 0.5 + dx), round(k / 2 - 0.5 + dy)), 1.0)
+        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6), borderType=cv2.BORDER_REPLICATE)
+    elif rng.random() < 0.2:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.6))
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.25:
+        ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))])
+        out = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
+    return out
 
 
 def blur_noise(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -349,7 +436,7 @@ def real_dice(photos) -> list[tuple[np.ndarray, tuple[int, int, int, int], int]]
     out = []
     for img, p in photos:
         grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-        out += [(grey, d.box, pd.FACES.index(d.face)) for d in p.dice]
+        out += [(grey, d.box, pd.FACES.index("QU" if d.face == "Q" else d.face)) for d in p.dice]  # a Q is a Qu mislabelled
     return out
 
 
@@ -366,7 +453,9 @@ def train_faces(minutes: float, out: str, seed: int = 2) -> None:
     pick_p = np.array([weight[f] for _, _, f in train])
     pick_p /= pick_p.sum()
     net = faces_net()
-    resume(net, out)
+    some = rng.integers(len(train), size=512)
+    resume(net, out, torch.from_numpy(np.stack([jittered_cut(train[i][0], train[i][1], rng.uniform(0, 360), rng, 0.0)
+                                                 for i in some])[:, None]))
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     ce = nn.CrossEntropyLoss(label_smoothing=0.05)
     clock, step, batch = Budget(minutes), 0, 64
@@ -404,9 +493,12 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=9.0, help="CPU minutes of training")
     parser.add_argument("--out")
     parser.add_argument("--resume", action="store_true", help="go on from OUT.pt, the weights of the last run")
+    parser.add_argument("--seed", type=int, help="the run's random seed (default: 1 for the finder, 2 for the faces)")
+    parser.add_argument("--lr", type=float, default=2e-3, help="the learning rate at the start")
+    parser.add_argument("--no-spoil", action="store_true", help="train the face reader on the real cuts unspoilt")
     args = parser.parse_args()
-    global RESUME
-    RESUME = args.resume
+    global RESUME, TOP_LR, SPOIL
+    RESUME, TOP_LR, SPOIL = args.resume, args.lr, not args.no_spoil
     if args.write_split:
         split = realdice.make_split(realdice.load_photos())
         doc = {"source": "Boggle Boards (Public Domain; BoardBoss / Roboflow): shared/data/dice/boggle-boards",
@@ -416,9 +508,9 @@ def main() -> int:
         realdice.SPLIT_PATH.write_text(json.dumps(doc, indent=1) + "\n")
         print({k: len(v) for k, v in split.items()})
     if args.what == "finder":
-        train_finder(args.minutes, args.out or str(pd.FINDER_PATH))
+        train_finder(args.minutes, args.out or str(pd.FINDER_PATH), 1 if args.seed is None else args.seed)
     elif args.what == "faces":
-        train_faces(args.minutes, args.out or str(pd.FACES_PATH))
+        train_faces(args.minutes, args.out or str(pd.FACES_PATH), 2 if args.seed is None else args.seed)
     return 0
 
 

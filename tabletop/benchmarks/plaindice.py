@@ -10,7 +10,8 @@ them) and ``test`` (read only here). Per photo and per split:
   faces unsure (reported ``?``); and faces right when the reader is given the labelled boxes
   (the face reader alone);
 - milliseconds per read, the photo read as it is (416x416) and enlarged to 1600x1200 (1.9
-  megapixels, as a phone or the table's camera gives it), one core.
+  megapixels, as the table's camera gives it) and to 2048x1536 (3.1 megapixels, a phone's
+  photo shrunk for sending), one core.
 
 Targets (issue 24): faces right >= 98 % on photos never tuned on (``test``), <= 100 ms a read
 at 1-3 megapixels.
@@ -26,9 +27,10 @@ import numpy as np
 
 from tabletop.benchmarks.stats import ms_since, percentile_lower
 
-TARGETS = {"faces_right": 0.98, "ms_per_read_2mp": 100.0}
-#: the size the photos are enlarged to for the timing at camera size
+TARGETS = {"faces_right": 0.98, "ms_per_read_2mp": 100.0, "ms_per_read_3mp": 100.0}
+#: the sizes the photos are enlarged to for the timings at camera size (1.9 and 3.1 megapixels)
 CAMERA_SIZE = (1600, 1200)
+PHONE_SIZE = (2048, 1536)
 
 
 def _matched(read_centres: list[tuple[float, float]], boxes: list[tuple[int, int, int, int]],
@@ -65,15 +67,18 @@ def measure_photo(reader, photo, image: np.ndarray) -> dict:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     probs, _ = reader.classify(grey, [((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes])
     on_boxes = sum(FACES[int(p.argmax())] == d.face for p, d in zip(probs, photo.dice))
-    big = cv2.resize(image, CAMERA_SIZE, interpolation=cv2.INTER_CUBIC)
-    start = time.perf_counter()
-    try:
-        reader.read(big)
-    except NoDiceFound:
-        pass
+    ms_big = []
+    for size in (CAMERA_SIZE, PHONE_SIZE):
+        big = cv2.resize(image, size, interpolation=cv2.INTER_CUBIC)
+        start = time.perf_counter()
+        try:
+            reader.read(big)
+        except NoDiceFound:
+            pass
+        ms_big.append(ms_since(start))
     errors = [f"{photo.dice[i].face}->{dice[k].face}" for i, k in taken.items() if dice[k].face != photo.dice[i].face]
     return {"photo": photo.name, "dice": len(boxes), "found": len(dice), "matched": len(taken), "right": right,
-            "unsure": unsure, "right_on_boxes": on_boxes, "ms": ms, "ms_2mp": ms_since(start), "errors": errors}
+            "unsure": unsure, "right_on_boxes": on_boxes, "ms": ms, "ms_2mp": ms_big[0], "ms_3mp": ms_big[1], "errors": errors}
 
 
 def summary(rows: list[dict]) -> dict:
@@ -81,14 +86,16 @@ def summary(rows: list[dict]) -> dict:
     dice = sum(r["dice"] for r in rows)
     found = sum(r["found"] for r in rows)
     matched = sum(r["matched"] for r in rows)
-    ms, ms2 = [r["ms"] for r in rows], [r["ms_2mp"] for r in rows]
+    ms, ms2, ms3 = [r["ms"] for r in rows], [r["ms_2mp"] for r in rows], [r["ms_3mp"] for r in rows]
     return {"photos": len(rows), "dice": dice, "recall": matched / max(1, dice), "precision": matched / max(1, found),
             "faces_right": sum(r["right"] for r in rows) / max(1, dice),
             "faces_unsure": sum(r["unsure"] for r in rows) / max(1, dice),
             "faces_right_on_boxes": sum(r["right_on_boxes"] for r in rows) / max(1, dice),
             "ms_per_read": statistics.median(ms) if ms else None,
             "ms_per_read_2mp": statistics.median(ms2) if ms2 else None,
-            "ms_per_read_2mp_p95": percentile_lower(ms2, 0.95) if ms2 else None}
+            "ms_per_read_2mp_p95": percentile_lower(ms2, 0.95) if ms2 else None,
+            "ms_per_read_3mp": statistics.median(ms3) if ms3 else None,
+            "ms_per_read_3mp_p95": percentile_lower(ms3, 0.95) if ms3 else None}
 
 
 def measure(parts: tuple[str, ...], log: Callable[..., None] = print) -> dict:
@@ -127,19 +134,21 @@ def print_lines(result: dict, per_photo: tuple[str, ...] = ("test",)) -> None:
     if "skipped" in result:
         print(f"  plain dice: skipped ({result['skipped']})")
         return
-    print("  plain dice, real photos (Boggle Boards), per split; targets on test: faces right >= 0.98, <= 100 ms at 1.9 MP")
+    print("  plain dice, real photos (Boggle Boards), per split; targets on test: faces right >= 0.98, "
+          "<= 100 ms a read at 1.9 and 3.1 MP (medians; p95 the slowest but one in twenty)")
     print(f"    {'split':<6}{'photos':>7}{'dice':>6}{'recall':>8}{'precis.':>8}{'right':>8}{'unsure':>8}"
-          f"{'on boxes':>9}{'ms 416':>8}{'ms 1.9MP':>9}{'p95':>7}  target")
+          f"{'on boxes':>9}{'ms 416':>8}{'ms 1.9MP':>9}{'p95':>7}{'ms 3.1MP':>9}{'p95':>7}  target")
     for part, data in result["splits"].items():
         s = data["summary"]
         target = ">= 0.98, <= 100 ms" if part == "test" else "(not held out)" if part == "train" else "(tuned on)"
         print(f"    {part:<6}{s['photos']:>7}{s['dice']:>6}{s['recall']:>8.4f}{s['precision']:>8.4f}{s['faces_right']:>8.4f}"
               f"{s['faces_unsure']:>8.4f}{s['faces_right_on_boxes']:>9.4f}{s['ms_per_read']:>8.1f}"
-              f"{s['ms_per_read_2mp']:>9.1f}{s['ms_per_read_2mp_p95']:>7.1f}  {target}")
+              f"{s['ms_per_read_2mp']:>9.1f}{s['ms_per_read_2mp_p95']:>7.1f}{s['ms_per_read_3mp']:>9.1f}"
+              f"{s['ms_per_read_3mp_p95']:>7.1f}  {target}")
     for part in per_photo:
         if part not in result["splits"]:
             continue
-        print(f"    per photo ({part}): dice, found, right, unsure, ms at 1.9 MP, errors (labelled->read)")
+        print(f"    per photo ({part}): dice, found, right, unsure, ms at 1.9 MP, at 3.1 MP, errors (labelled->read)")
         for r in result["splits"][part]["photos"]:
             print(f"      {r['photo'][:12]:<13}{r['dice']:>4}{r['found']:>5}{r['right']:>5}{r['unsure']:>4}"
-                  f"{r['ms_2mp']:>8.1f}  {' '.join(r['errors'])}")
+                  f"{r['ms_2mp']:>8.1f}{r['ms_3mp']:>8.1f}  {' '.join(r['errors'])}")

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from tabletop.cli import main
 from tabletop.dicesets import parse_dice_set
 from tabletop.errors import UserError
-from vision.plaindice import FACES, NoDiceFound, PlainDiceReader, settle, tray_rows
+from vision.plaindice import FACES, NoDiceFound, PlainDiceReader, even_sizes, fill_holes, settle, tray_rows
 from vision.synth import realdice
 
 pytestmark = pytest.mark.vision
@@ -222,7 +222,7 @@ def test_reading_with_the_dice_set_keeps_faces_the_set_allows(photos, reader):
 
 def test_unsure_faces_are_reported_not_guessed(reader, monkeypatch):
     image = np.full((200, 200, 3), 120, np.uint8)
-    monkeypatch.setattr(reader, "find", lambda _: [(50.0, 50.0, 30.0, 30.0, 0.9)])
+    monkeypatch.setattr(reader, "find", lambda *_: [(50.0, 50.0, 30.0, 30.0, 0.9)])
     monkeypatch.setattr(reader, "classify", lambda *_: (probabilities(M=0.25, W=0.24, A=0.2, E=0.2, O=0.1)[None], np.full((1, 4), 0.25)))
     die = reader.read(image).dice[0]
     assert die.face == "?" and die.candidates == ("M", "W")
@@ -254,3 +254,60 @@ def test_no_grid_for_dice_that_fill_no_grid():
 def test_parse_dice_set_errors_are_user_errors():
     with pytest.raises(UserError, match="die 2 has 7 faces"):
         parse_dice_set('dice = ["AAEEGN", "A B C D E F G"]', "box.toml")
+
+
+# ---------------------------------------------------------------- a tray's missed dice, odd sizes
+
+
+def a_tray(rows: int, cols: int, tilt: float, rng: np.random.Generator, step: float = 40.0):
+    """The true centres (row-major) of a tray's dice, turned ``tilt`` degrees, a little uneven."""
+    angle = np.deg2rad(tilt)
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    return [tuple(rot @ np.array([c * step, r * step]) + 300 + rng.normal(0, 1, 2)) for r in range(rows) for c in range(cols)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.integers(3, 6), cols=st.integers(3, 6), tilt=st.floats(-40, 40), seed=st.integers(0, 1000),
+       share=st.floats(0.01, 0.25))
+def test_fill_holes_puts_a_die_in_each_cell_the_finder_missed(rows, cols, tilt, seed, share):
+    rng = np.random.default_rng(seed)
+    centres = a_tray(rows, cols, tilt, rng)
+    missed = set(rng.choice(len(centres), max(1, int(share * len(centres))), replace=False).tolist())
+    found = [(x, y, 30.0, 30.0, 0.9) for i, (x, y) in enumerate(centres) if i not in missed]
+    filled = fill_holes(found, lambda x, y: 0.2)
+    assert filled[:len(found)] == found and len(filled) == len(centres)
+    for x, y, w, h, score in filled[len(found):]:
+        nearest = min(range(len(centres)), key=lambda i: np.hypot(centres[i][0] - x, centres[i][1] - y))
+        assert nearest in missed and np.hypot(centres[nearest][0] - x, centres[nearest][1] - y) < 6
+        assert (w, h, score) == (30.0, 30.0, 0.2)
+    assert tray_rows([f[:2] for f in filled], 0) is not None
+
+
+def test_fill_holes_leaves_a_cell_where_the_finder_saw_nothing_and_dice_in_no_grid():
+    rng = np.random.default_rng(3)
+    found = [(x, y, 30.0, 30.0, 0.9) for x, y in a_tray(4, 4, 10, rng)][1:]
+    assert fill_holes(found, lambda x, y: 0.0) == found
+    scattered = [(float(x), float(y), 30.0, 30.0, 0.9) for x, y in rng.uniform(0, 600, (12, 2))]
+    assert fill_holes(scattered, lambda x, y: 1.0) == scattered
+
+
+def test_even_sizes_gives_an_odd_find_the_trays_size():
+    found = [(float(i), 0.0, 30.0 + i % 3, 30.0, 0.9) for i in range(8)] + [(9.0, 0.0, 45.0, 20.0, 0.9)]
+    evened = even_sizes(found)
+    assert evened[:8] == found[:8] and evened[8][2:4] == (31.0, 30.0)
+    assert even_sizes(found[-3:]) == found[-3:]
+
+
+def test_the_benchmark_lines_have_a_target_column_and_both_camera_sizes(capsys):
+    from tabletop.benchmarks import plaindice
+
+    rows = [{"photo": "a" * 20, "dice": 16, "found": 16, "matched": 16, "right": 15, "unsure": 1, "right_on_boxes": 16,
+             "ms": 40.0, "ms_2mp": 60.0 + k, "ms_3mp": 70.0 + k, "errors": ["M->?"]} for k in range(3)]
+    summary = plaindice.summary(rows)
+    assert summary["faces_right"] == 15 / 16 and summary["faces_unsure"] == 1 / 16
+    assert summary["ms_per_read_2mp"] == 61.0 and summary["ms_per_read_3mp"] == 71.0
+    plaindice.print_lines({"splits": {"val": {"summary": summary, "photos": rows},
+                                      "test": {"summary": summary, "photos": rows}}})
+    out = capsys.readouterr().out
+    assert "ms 3.1MP" in out and ">= 0.98, <= 100 ms" in out and "(tuned on)" in out
+    assert out.count("M->?") == 3                      # the per-photo lines, of test only
