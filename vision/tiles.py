@@ -58,14 +58,18 @@ CLASSES = EMPTY + BLANK + GLYPHS
 #: Ukrainian capitals printed exactly like a Latin one
 SAME_SHAPE = {"А": "A", "В": "B", "С": "C", "Е": "E", "Н": "H", "І": "I", "К": "K", "М": "M", "О": "O",
               "Р": "P", "Т": "T", "Х": "X"}
+#: the network's blank-tile probability is weighed by this before the squares are read: a blank
+#: is a tenth of the tiles it trained on and about a fiftieth of a real set's (2 of 100), and an
+#: empty premium square it takes for a blank is a false tile
+BLANK_PRIOR = 0.2
 #: a square read with less than this probability is *unsure*: the host is asked about it
 UNSURE = 0.8
-#: a tile read surer than this counts as found when the height of the tiles is looked for
-SURE = 0.95
 #: the heights (squares) tried for the tiles' faces: a card tile, wooden and plastic sets, tall ones
-HEIGHTS = (0.0, 0.07, 0.14, 0.21, 0.28, 0.36, 0.45, 0.55)
+HEIGHTS = (0.0, 0.08, 0.16, 0.25, 0.35, 0.46, 0.58)
 #: the height is judged on at most this many squares, those that look most like tiles at first
-HEIGHT_SQUARES = 36
+HEIGHT_SQUARES = 30
+#: squares read empty surer than this at first, with none beside them less sure, are not read again
+CLEARLY_EMPTY = 0.98
 #: below this shift (squares) anywhere on the board, the first pass stands
 SHIFT_MATTERS = 0.08
 
@@ -241,8 +245,16 @@ class TileReader:
         offsets = self._raised(light, probs, located, frame.shape[:2])
         largest = float(np.abs(offsets).max()) / self.cell if len(offsets) else 0.0
         if largest > SHIFT_MATTERS:
-            probs = self._classify(windows(light, self.middles + offsets))
+            again = self._near_tiles(probs)
+            probs[again] = self._classify(windows(light, self.middles[again] + offsets[again]))
         return self._result(probs, located, largest)
+
+    def _near_tiles(self, probs: np.ndarray) -> np.ndarray:
+        """The squares to read again where raised faces are: all but those read clearly empty with
+        no square beside them (diagonals too) less clearly empty."""
+        rows, cols = self.board.rows, self.board.cols
+        doubtful = (probs[:, 0] < CLEARLY_EMPTY).reshape(rows, cols).astype(np.uint8)
+        return np.flatnonzero(cv2.dilate(doubtful, np.ones((3, 3), np.uint8)))
 
     def faces(self, located: Located, size: tuple[int, int]) -> RaisedFaces:
         """Where the squares' raised middles land top-down, seen by the camera ``located`` gives
@@ -256,7 +268,8 @@ class TileReader:
         """How far (top-down pixels, (squares, 2)) each square's tile face lies from its square:
         the camera is worked out from the grid (:class:`vision.parallax.RaisedFaces`), each of
         :data:`HEIGHTS` is tried on the squares that look most like tiles, and the height where
-        most of them read as sure tiles wins (zero when none does better than flat)."""
+        they read surest wins (the sum of -log(1 - p) of their likeliest tile; zero when no height
+        does better than flat)."""
         tile_like = np.argsort(probs[:, 0])[:HEIGHT_SQUARES]
         tile_like = tile_like[probs[tile_like, 0] < 0.9]
         if len(tile_like) == 0:
@@ -266,13 +279,14 @@ class TileReader:
         centres = np.concatenate([self.middles[tile_like] + shift for shift in shifts])
         tried = np.concatenate([probs[tile_like], self._classify(windows(light, centres))])
         surest = tried[:, 1:].max(1).reshape(len(HEIGHTS), len(tile_like))
-        score = (surest > SURE).sum(1) + 0.01 * surest.sum(1)
+        score = -np.log(1.0 - surest + 1e-4).sum(1)          # very sure reads weigh most
         best = int(score.argmax())
         return faces.offsets(HEIGHTS[best]) if best else np.zeros_like(self.middles)
 
     def _classify(self, cut: np.ndarray) -> np.ndarray:
         """(squares, codes) probabilities of this set's codes (empty, blank, its letters)."""
         p = self.model.predict(cut)[:, self.columns]
+        p[:, 1] *= BLANK_PRIOR
         return p / np.maximum(p.sum(1, keepdims=True), 1e-9)
 
     def _result(self, probs: np.ndarray, located: Located, shift: float) -> TilesRead:
