@@ -49,6 +49,9 @@ from vision.parallax import RaisedFaces
 from vision.words import Decoded, LexiconIndex, decode
 
 MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "tiles.onnx"
+#: the network of the previous issue, trained on light tiles with dark letters only: where it reads
+#: a board's tiles surer than the general network, it reads that board
+LIGHT_MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "tiles-light.onnx"
 CELL = 26  #: pixels a square in the top-down image
 WINDOW = 32  #: side of the window the network looks at, round a square's middle
 #: the letter shapes the network tells apart: A-Z and the Ukrainian letters unlike any of them
@@ -106,6 +109,12 @@ class TileModel:
 def default_model() -> TileModel:
     """The shipped tile network, loaded once."""
     return TileModel()
+
+
+@functools.lru_cache(maxsize=1)
+def light_model() -> TileModel | None:
+    """The shipped network for light tiles with dark letters, loaded once (None when absent)."""
+    return TileModel(LIGHT_MODEL_PATH) if LIGHT_MODEL_PATH.exists() else None
 
 
 def even_light(top_down: np.ndarray, cell: int = CELL) -> np.ndarray:
@@ -214,6 +223,7 @@ class TileReader:
         self.codes = EMPTY + BLANK + self.letters
         self.corners = None if corners is None else np.asarray(corners, np.float64).reshape(4, 2)
         self.model = model or default_model()
+        self.light = None if model is not None else light_model()
         m = MARGIN * cell
         xs, ys = np.meshgrid(m + (np.arange(board.cols) + 0.5) * cell, m + (np.arange(board.rows) + 0.5) * cell)
         self.middles = np.stack([xs.ravel(), ys.ravel()], 1)
@@ -241,7 +251,11 @@ class TileReader:
         frame = check_frame(frame)
         located = located or self.locate(frame)
         light = even_light(located.warp(frame), self.cell)
-        probs = self._classify(windows(light, self.middles))
+        cut = windows(light, self.middles)
+        probs = self._classify(cut)
+        if self.light is not None and self._surer(probs, cut) is self.light:
+            self.model = self.light
+            probs = self._classify(cut)
         offsets = self._raised(light, probs, located, frame.shape[:2])
         largest = float(np.abs(offsets).max()) / self.cell if len(offsets) else 0.0
         if largest > SHIFT_MATTERS:
@@ -255,6 +269,18 @@ class TileReader:
         rows, cols = self.board.rows, self.board.cols
         doubtful = (probs[:, 0] < CLEARLY_EMPTY).reshape(rows, cols).astype(np.uint8)
         return np.flatnonzero(cv2.dilate(doubtful, np.ones((3, 3), np.uint8)))
+
+    def _surer(self, probs: np.ndarray, cut: np.ndarray) -> TileModel:
+        """The network that reads this board's likeliest tiles surer (compared on the
+        :data:`HEIGHT_SQUARES` squares the general network, whose read of ``cut`` is ``probs``,
+        finds likeliest tiles): the general one or the one for light tiles with dark letters."""
+        general = self.model
+        likeliest = np.argsort(probs[:, 0])[:HEIGHT_SQUARES]
+        assert self.light is not None
+        self.model = self.light
+        other = self._classify(cut[likeliest])
+        self.model = general
+        return self.light if _sureness(other) > _sureness(probs[likeliest]) else general
 
     def faces(self, located: Located, size: tuple[int, int]) -> RaisedFaces:
         """Where the squares' raised middles land top-down, seen by the camera ``located`` gives
@@ -316,6 +342,12 @@ class TileReader:
             words.append(TileWord(found.text, tuple(Square(*s) for s in squares), direction, found.confidence,
                                   found.raw, found.in_lexicon))
         return words
+
+
+def _sureness(probs: np.ndarray) -> float:
+    """How surely ``probs`` (squares, codes) read tiles: the sum of -log(1 - p) of each square's
+    likeliest tile (a blank or a letter)."""
+    return float(-np.log(1.0 - probs[:, 1:].max(1) * 0.9999).sum())
 
 
 def _runs(tiled: np.ndarray):
