@@ -1,6 +1,6 @@
 """Train the tile network (vision/models/tiles.onnx) on synthetic photos of tiles on boards.
 
-    .venv/bin/python scripts/train_tiles.py [--scenes 900] [--epochs 6] [--out vision/models/tiles.onnx] [--data windows.npz]
+    .venv/bin/python scripts/train_tiles.py [--scenes 900] [--epochs 11] [--out vision/models/tiles.onnx] [--data windows.npz]
 
 The photos come from vision.synth.tilescene: the project's printed Questique board with printed
 tiles, and boxed-set boards (coloured bonus squares, raised wooden or plastic tiles in the
@@ -194,7 +194,7 @@ def evaluate(model, x: np.ndarray, y: np.ndarray) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=900)
-    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--epochs", type=int, default=11)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", default=str(ROOT / "vision" / "models" / "tiles.onnx"))
     parser.add_argument("--data", help="an .npz the windows are kept in: read when it is there, else written")

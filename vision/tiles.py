@@ -9,7 +9,10 @@ network (``vision/models/tiles.onnx``, trained by ``scripts/train_tiles.py`` on 
 of printed and boxed sets, run by OpenCV's ``dnn``) looks at a :data:`WINDOW`-pixel window round
 each square and says what lies there: ``.`` nothing (whatever the square has printed on it),
 ``?`` a blank tile, or one of the letter shapes of :data:`GLYPHS` (Latin, and the Ukrainian
-letters that look like no Latin one); the set's language picks the letters that can be.
+letters that look like no Latin one); the set's language picks the letters that can be. It reads
+light tiles with dark letters and dark tiles with light letters alike; the network of the
+previous issue (``tiles-light.onnx``, light tiles only) reads a board instead when it reads the
+board's likeliest tiles surer.
 
 Raised tiles in an oblique photo do not sit on their squares: their faces are nearer the camera,
 and warped top-down through the board's plane they land off their squares, each square by its
@@ -258,9 +261,13 @@ class TileReader:
             probs = self._classify(cut)
         offsets = self._raised(light, probs, located, frame.shape[:2])
         largest = float(np.abs(offsets).max()) / self.cell if len(offsets) else 0.0
+        centres = self.middles
         if largest > SHIFT_MATTERS:
             again = self._near_tiles(probs)
             probs[again] = self._classify(windows(light, self.middles[again] + offsets[again]))
+            centres = self.middles + offsets
+        if self.light is not None and self.model is not self.light:
+            self._veto_blanks(probs, light, centres)
         return self._result(probs, located, largest)
 
     def _near_tiles(self, probs: np.ndarray) -> np.ndarray:
@@ -270,12 +277,38 @@ class TileReader:
         doubtful = (probs[:, 0] < CLEARLY_EMPTY).reshape(rows, cols).astype(np.uint8)
         return np.flatnonzero(cv2.dilate(doubtful, np.ones((3, 3), np.uint8)))
 
+    def _veto_blanks(self, probs: np.ndarray, light: np.ndarray, centres: np.ndarray) -> None:
+        """On a board of light tiles read by the general network, a square it takes for a blank,
+        or reads as empty but unsurely, that the network for light tiles reads as clearly empty
+        is empty, as sure as that network is (a pale premium square is the general network's
+        likeliest false blank); on a board of dark tiles (the light network reads fewer than half
+        of the general one's letter tiles as tiles) nothing changes. ``centres`` are where the
+        squares were read (top-down pixels)."""
+        best = probs.argmax(1)
+        doubtful = np.flatnonzero((best == 1) | ((best == 0) & (probs[:, 0] < UNSURE)))
+        letters = np.flatnonzero(best >= 2)
+        if len(doubtful) == 0 or len(letters) == 0 or self.light is None:
+            return
+        general, self.model = self.model, self.light
+        seen = self._classify(windows(light, centres[np.concatenate([letters, doubtful])]))
+        self.model = general
+        if (seen[:len(letters), 0] < 0.5).mean() < 0.5:
+            return
+        clear = seen[len(letters):, 0] > 0.9
+        empty = doubtful[clear]
+        probs[empty] = (1.0 - seen[len(letters):][clear, 0])[:, None] / (probs.shape[1] - 1)
+        probs[empty, 0] = seen[len(letters):][clear, 0]
+
     def _surer(self, probs: np.ndarray, cut: np.ndarray) -> TileModel:
-        """The network that reads this board's likeliest tiles surer (compared on the
-        :data:`HEIGHT_SQUARES` squares the general network, whose read of ``cut`` is ``probs``,
-        finds likeliest tiles): the general one or the one for light tiles with dark letters."""
+        """The network that reads this board's tiles surer (compared on at most
+        :data:`HEIGHT_SQUARES` of the squares the general network, whose read of ``cut`` is
+        ``probs``, reads as letter tiles): the general one or the one for light tiles with dark
+        letters."""
         general = self.model
-        likeliest = np.argsort(probs[:, 0])[:HEIGHT_SQUARES]
+        letters = np.flatnonzero(probs.argmax(1) >= 2)          # read as letter tiles (not blanks)
+        likeliest = letters[np.argsort(probs[letters, 0])][:HEIGHT_SQUARES]
+        if len(likeliest) == 0:
+            return general
         assert self.light is not None
         self.model = self.light
         other = self._classify(cut[likeliest])
