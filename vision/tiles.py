@@ -9,14 +9,17 @@ network (``vision/models/tiles.onnx``, trained by ``scripts/train_tiles.py`` on 
 of printed and boxed sets, run by OpenCV's ``dnn``) looks at a :data:`WINDOW`-pixel window round
 each square and says what lies there: ``.`` nothing (whatever the square has printed on it),
 ``?`` a blank tile, or one of the letter shapes of :data:`GLYPHS` (Latin, and the Ukrainian
-letters that look like no Latin one); the set's language picks the letters that can be.
+letters that look like no Latin one); the set's language picks the letters that can be. It reads
+light tiles with dark letters and dark tiles with light letters alike; the network of the
+previous issue (``tiles-light.onnx``, light tiles only) reads a board instead when it reads the
+board's likeliest tiles surer.
 
-Raised tiles in an oblique photo do not sit on their squares: their faces are nearer the camera
-and shift away from it. A first pass finds the sure tiles (when few of the tile-like squares are
-sure, it looks for them a third of a square off their squares too); where each sure tile's face
-lies is found by sliding a face-sized box round it to where the face's tone is; those shifts are
-fitted across the board (a plane for each axis: the shift grows with the distance from the
-camera), and a second pass reads every square where its tile's face is.
+Raised tiles in an oblique photo do not sit on their squares: their faces are nearer the camera,
+and warped top-down through the board's plane they land off their squares, each square by its
+own amount (more toward the camera's side, more the more oblique the view). The camera is worked
+out from the grid (:mod:`vision.parallax`); a few tile heights are tried on the squares that look
+most like tiles, the height where the network reads most of them surely wins, and every square is
+read where a tile's face of that height would be.
 
 Runs of two or more tiles are decoded against the dictionary like handwriting
 (:func:`vision.words.decode`; a blank is a wildcard there), so an unsure letter inside a word
@@ -45,9 +48,13 @@ from rules.board import Board
 from rules.squares import Direction, Square
 from vision.errors import BadImage, BoardNotFound
 from vision.locate import MARGIN, Located, NoMarkers, check_frame, locate
+from vision.parallax import RaisedFaces
 from vision.words import Decoded, LexiconIndex, decode
 
 MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "tiles.onnx"
+#: the network of the previous issue, trained on light tiles with dark letters only: where it reads
+#: a board's tiles surer than the general network, it reads that board
+LIGHT_MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "tiles-light.onnx"
 CELL = 26  #: pixels a square in the top-down image
 WINDOW = 32  #: side of the window the network looks at, round a square's middle
 #: the letter shapes the network tells apart: A-Z and the Ukrainian letters unlike any of them
@@ -57,23 +64,20 @@ CLASSES = EMPTY + BLANK + GLYPHS
 #: Ukrainian capitals printed exactly like a Latin one
 SAME_SHAPE = {"А": "A", "В": "B", "С": "C", "Е": "E", "Н": "H", "І": "I", "К": "K", "М": "M", "О": "O",
               "Р": "P", "Т": "T", "Х": "X"}
+#: the network's blank-tile probability is weighed by this before the squares are read: a blank
+#: is a tenth of the tiles it trained on and about a fiftieth of a real set's (2 of 100), and an
+#: empty premium square it takes for a blank is a false tile
+BLANK_PRIOR = 0.2
 #: a square read with less than this probability is *unsure*: the host is asked about it
 UNSURE = 0.8
-#: tiles surer than this place the fit of how far raised tiles' faces are shifted
-SURE = 0.95
+#: the heights (squares) tried for the tiles' faces: a card tile, wooden and plastic sets, tall ones
+HEIGHTS = (0.0, 0.08, 0.16, 0.25, 0.35, 0.46, 0.58)
+#: the height is judged on at most this many squares, those that look most like tiles at first
+HEIGHT_SQUARES = 30
+#: squares read empty surer than this at first, with none beside them less sure, are not read again
+CLEARLY_EMPTY = 0.98
 #: below this shift (squares) anywhere on the board, the first pass stands
-SHIFT_MATTERS = 0.15
-#: when fewer than this share of the tile-like squares are sure, the tiles are looked for off
-#: their squares (:meth:`TileReader._search`): at most SEARCH_MOST squares, SEARCH_STEP squares off
-SEARCH_BELOW, SEARCH_MOST, SEARCH_STEP = 0.6, 60, 0.3
-#: how far (squares) round where a sure tile was read its face is looked for, and by how much the
-#: share of face-toned pixels in the box must vary there (else no face stands out)
-FACE_REACH, FACE_STANDS_OUT = 0.3, 0.25
-#: where the places the box fits best spread wider than this (squares) along an axis, the face's
-#: place along it is not known (tiles that touch, along a word)
-FACE_SPREAD = 0.2
-#: pixels within this share of the face's tone (round the letter read) count as the face
-FACE_TONE = 0.12
+SHIFT_MATTERS = 0.08
 
 
 def glyph(letter: str) -> str:
@@ -108,6 +112,12 @@ class TileModel:
 def default_model() -> TileModel:
     """The shipped tile network, loaded once."""
     return TileModel()
+
+
+@functools.lru_cache(maxsize=1)
+def light_model() -> TileModel | None:
+    """The shipped network for light tiles with dark letters, loaded once (None when absent)."""
+    return TileModel(LIGHT_MODEL_PATH) if LIGHT_MODEL_PATH.exists() else None
 
 
 def even_light(top_down: np.ndarray, cell: int = CELL) -> np.ndarray:
@@ -216,6 +226,7 @@ class TileReader:
         self.codes = EMPTY + BLANK + self.letters
         self.corners = None if corners is None else np.asarray(corners, np.float64).reshape(4, 2)
         self.model = model or default_model()
+        self.light = None if model is not None else light_model()
         m = MARGIN * cell
         xs, ys = np.meshgrid(m + (np.arange(board.cols) + 0.5) * cell, m + (np.arange(board.rows) + 0.5) * cell)
         self.middles = np.stack([xs.ravel(), ys.ravel()], 1)
@@ -240,102 +251,102 @@ class TileReader:
 
     def read(self, frame: np.ndarray, located: Located | None = None) -> TilesRead:
         """Read ``frame``; :class:`vision.errors.BoardNotFound` when the board is not in it."""
+        frame = check_frame(frame)
         located = located or self.locate(frame)
-        light = even_light(located.warp(check_frame(frame)), self.cell)
-        probs = self._classify(windows(light, self.middles))
-        sure = np.nonzero(probs[:, 2:].max(1) > SURE)[0]
-        start = np.zeros((len(sure), 2))
-        tile_like = np.nonzero(probs[:, 0] < 0.5)[0]
-        if len(sure) < SEARCH_BELOW * len(tile_like):
-            sure, start = self._search(light, tile_like[np.argsort(probs[tile_like, 0])][:SEARCH_MOST])
-        shift = self._shift(light, sure, start)
-        largest = float(np.abs(shift).max()) / self.cell if len(shift) else 0.0
+        light = even_light(located.warp(frame), self.cell)
+        cut = windows(light, self.middles)
+        probs = self._classify(cut)
+        if self.light is not None and self._surer(probs, cut) is self.light:
+            self.model = self.light
+            probs = self._classify(cut)
+        offsets = self._raised(light, probs, located, frame.shape[:2])
+        largest = float(np.abs(offsets).max()) / self.cell if len(offsets) else 0.0
+        centres = self.middles
         if largest > SHIFT_MATTERS:
-            probs = self._classify(windows(light, self.middles + shift))
+            again = self._near_tiles(probs)
+            probs[again] = self._classify(windows(light, self.middles[again] + offsets[again]))
+            centres = self.middles + offsets
+        if self.light is not None and self.model is not self.light:
+            self._veto_blanks(probs, light, centres)
         return self._result(probs, located, largest)
+
+    def _near_tiles(self, probs: np.ndarray) -> np.ndarray:
+        """The squares to read again where raised faces are: all but those read clearly empty with
+        no square beside them (diagonals too) less clearly empty."""
+        rows, cols = self.board.rows, self.board.cols
+        doubtful = (probs[:, 0] < CLEARLY_EMPTY).reshape(rows, cols).astype(np.uint8)
+        return np.flatnonzero(cv2.dilate(doubtful, np.ones((3, 3), np.uint8)))
+
+    def _veto_blanks(self, probs: np.ndarray, light: np.ndarray, centres: np.ndarray) -> None:
+        """On a board of light tiles read by the general network, a square it takes for a blank,
+        or reads as empty but unsurely, that the network for light tiles reads as clearly empty
+        is empty, as sure as that network is (a pale premium square is the general network's
+        likeliest false blank); on a board of dark tiles (the light network reads fewer than half
+        of the general one's letter tiles as tiles) nothing changes. ``centres`` are where the
+        squares were read (top-down pixels)."""
+        best = probs.argmax(1)
+        doubtful = np.flatnonzero((best == 1) | ((best == 0) & (probs[:, 0] < UNSURE)))
+        letters = np.flatnonzero(best >= 2)
+        if len(doubtful) == 0 or len(letters) == 0 or self.light is None:
+            return
+        general, self.model = self.model, self.light
+        seen = self._classify(windows(light, centres[np.concatenate([letters, doubtful])]))
+        self.model = general
+        if (seen[:len(letters), 0] < 0.5).mean() < 0.5:
+            return
+        clear = seen[len(letters):, 0] > 0.9
+        empty = doubtful[clear]
+        probs[empty] = (1.0 - seen[len(letters):][clear, 0])[:, None] / (probs.shape[1] - 1)
+        probs[empty, 0] = seen[len(letters):][clear, 0]
+
+    def _surer(self, probs: np.ndarray, cut: np.ndarray) -> TileModel:
+        """The network that reads this board's tiles surer (compared on at most
+        :data:`HEIGHT_SQUARES` of the squares the general network, whose read of ``cut`` is
+        ``probs``, reads as letter tiles): the general one or the one for light tiles with dark
+        letters."""
+        general = self.model
+        letters = np.flatnonzero(probs.argmax(1) >= 2)          # read as letter tiles (not blanks)
+        likeliest = letters[np.argsort(probs[letters, 0])][:HEIGHT_SQUARES]
+        if len(likeliest) == 0:
+            return general
+        assert self.light is not None
+        self.model = self.light
+        other = self._classify(cut[likeliest])
+        self.model = general
+        return self.light if _sureness(other) > _sureness(probs[likeliest]) else general
+
+    def faces(self, located: Located, size: tuple[int, int]) -> RaisedFaces:
+        """Where the squares' raised middles land top-down, seen by the camera ``located`` gives
+        (``size`` the photo's (height, width))."""
+        m = MARGIN * self.cell
+        squares_to_top = np.array([[self.cell, 0, m], [0, self.cell, m], [0, 0, 1]], np.float64)
+        squares_to_photo = np.linalg.inv(located.homography) @ squares_to_top
+        return RaisedFaces(squares_to_photo, size, self.board.rows, self.board.cols, squares_to_top)
+
+    def _raised(self, light: np.ndarray, probs: np.ndarray, located: Located, size: tuple[int, int]) -> np.ndarray:
+        """How far (top-down pixels, (squares, 2)) each square's tile face lies from its square:
+        the camera is worked out from the grid (:class:`vision.parallax.RaisedFaces`), each of
+        :data:`HEIGHTS` is tried on the squares that look most like tiles, and the height where
+        they read surest wins (the sum of -log(1 - p) of their likeliest tile; zero when no height
+        does better than flat)."""
+        tile_like = np.argsort(probs[:, 0])[:HEIGHT_SQUARES]
+        tile_like = tile_like[probs[tile_like, 0] < 0.9]
+        if len(tile_like) == 0:
+            return np.zeros_like(self.middles)
+        faces = self.faces(located, size)
+        shifts = [faces.offsets(h)[tile_like] for h in HEIGHTS[1:]]
+        centres = np.concatenate([self.middles[tile_like] + shift for shift in shifts])
+        tried = np.concatenate([probs[tile_like], self._classify(windows(light, centres))])
+        surest = tried[:, 1:].max(1).reshape(len(HEIGHTS), len(tile_like))
+        score = -np.log(1.0 - surest + 1e-4).sum(1)          # very sure reads weigh most
+        best = int(score.argmax())
+        return faces.offsets(HEIGHTS[best]) if best else np.zeros_like(self.middles)
 
     def _classify(self, cut: np.ndarray) -> np.ndarray:
         """(squares, codes) probabilities of this set's codes (empty, blank, its letters)."""
         p = self.model.predict(cut)[:, self.columns]
+        p[:, 1] *= BLANK_PRIOR
         return p / np.maximum(p.sum(1, keepdims=True), 1e-9)
-
-    def _search(self, light: np.ndarray, squares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Where raised tiles stand far off their squares (a low camera, tall tiles) few tiles are
-        sure in their squares' windows: look at ``squares`` again at eight offsets round their
-        middles. The offset where most tiles are sure wins (a tile half-way between two squares
-        is sure from both; the board's tiles all lean one way); each square keeps the offset at
-        or next to it where its letter is surest. Returns the squares found sure and their
-        offsets (pixels)."""
-        step = SEARCH_STEP * self.cell
-        offsets = np.array([(dx, dy) for dy in (-step, 0.0, step) for dx in (-step, 0.0, step)])
-        letter = np.stack([self._classify(windows(light, self.middles[squares] + offset))[:, 2:].max(1)
-                           for offset in offsets])
-        winner = offsets[int((letter > SURE).sum(1).argmax())]
-        near = np.abs(offsets - winner).max(1) <= step + 1e-9
-        letter[~near] = 0.0
-        best = letter.argmax(0)
-        found = letter[best, np.arange(len(squares))] > SURE
-        return squares[found], offsets[best[found]]
-
-    def _shift(self, light: np.ndarray, sure: np.ndarray, start: np.ndarray) -> np.ndarray:
-        """How far each square's tile face lies from its square (pixels, (squares, 2)), fitted as
-        a plane over the board (each axis on its own) from where the faces of the ``sure`` tiles
-        are (looked for round ``start`` pixels off their squares' middles)."""
-        shift = np.zeros_like(self.middles)
-        if len(sure) < 3:
-            return shift
-        offsets, known = self._faces(light, self.middles[sure] + start)
-        for axis in (0, 1):
-            use = known[:, axis]
-            if use.sum() >= 3:
-                shift[:, axis] = self._plane(self.middles[sure[use]], start[use, axis] + offsets[use, axis])
-        return shift
-
-    def _plane(self, at: np.ndarray, values: np.ndarray) -> np.ndarray:
-        """``values`` seen at ``at`` (pixels) fitted as a plane over the board, outliers left out,
-        and read at every square; no further than the values seen (a plane fitted to a few rows
-        must not run away); their median where they are too few for a plane."""
-        if len(at) < 6:
-            return np.full(len(self.middles), float(np.median(values)))
-        scale = self.cell * max(self.board.rows, self.board.cols)
-        design = np.hstack([np.ones((len(at), 1)), at / scale])
-        keep = np.ones(len(at), bool)
-        for _ in range(2):
-            coef, *_ = np.linalg.lstsq(design[keep], values[keep], rcond=None)
-            residual = np.abs(design @ coef - values)
-            keep = residual < max(0.1 * self.cell, float(np.median(residual)) * 2.5)
-            if keep.sum() < 6:
-                break
-        fitted = np.hstack([np.ones((len(self.middles), 1)), self.middles / scale]) @ coef
-        seen, slack = (values[keep] if keep.any() else values), 0.2 * self.cell
-        return np.clip(fitted, seen.min() - slack, seen.max() + slack)
-
-    def _faces(self, light: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Where each tile's face is, from ``centres`` (pixels): the middle of the places where a
-        box three quarters of a square wide holds most pixels of the face's tone (taken round
-        the letter read there; the tile's sides and shadow are darker, the board another colour,
-        and the letter is inside the box wherever it lies on the face). Returns the offsets
-        (pixels, (tiles, 2)) and, for each tile and axis, whether the face showed where it is
-        along it: not where the face does not stand out from what lies round it (a flat tile on
-        white paper), nor along a word (the box slides along tiles that touch)."""
-        grey = np.ascontiguousarray(light.mean(2) if light.ndim == 3 else light, np.float32)
-        side = int(round(1.7 * self.cell)) | 1
-        box = int(round(0.75 * self.cell))
-        reach = int(round(FACE_REACH * self.cell))
-        mid = side // 2
-        offsets = np.zeros((len(centres), 2))
-        known = np.zeros((len(centres), 2), bool)
-        for k, (x, y) in enumerate(centres):
-            patch = cv2.getRectSubPix(grey, (side, side), (float(x), float(y)))
-            level = float(np.percentile(patch[mid - box // 3:mid + box // 3 + 1, mid - box // 3:mid + box // 3 + 1], 80))
-            face = (np.abs(patch - level) < FACE_TONE * level).astype(np.float32)   # the tone of the face read there
-            score = cv2.boxFilter(face, -1, (box, box))[mid - reach:mid + reach + 1, mid - reach:mid + reach + 1]
-            if score.max() < 0.5 or score.max() - score.min() < FACE_STANDS_OUT or score[reach, reach] < 0.6 * score.max():
-                continue                 # no face stands out, or the bright thing is not the tile read there
-            ys, xs = np.nonzero(score >= score.max() - 0.02)
-            offsets[k] = (xs.mean() - reach, ys.mean() - reach)
-            known[k] = (np.ptp(xs) <= FACE_SPREAD * self.cell, np.ptp(ys) <= FACE_SPREAD * self.cell)
-        return offsets, known
 
     def _result(self, probs: np.ndarray, located: Located, shift: float) -> TilesRead:
         rows, cols = self.board.rows, self.board.cols
@@ -364,6 +375,12 @@ class TileReader:
             words.append(TileWord(found.text, tuple(Square(*s) for s in squares), direction, found.confidence,
                                   found.raw, found.in_lexicon))
         return words
+
+
+def _sureness(probs: np.ndarray) -> float:
+    """How surely ``probs`` (squares, codes) read tiles: the sum of -log(1 - p) of each square's
+    likeliest tile (a blank or a letter)."""
+    return float(-np.log(1.0 - probs[:, 1:].max(1) * 0.9999).sum())
 
 
 def _runs(tiled: np.ndarray):

@@ -82,3 +82,16 @@ def test_the_command_prints_the_real_photo_lines(tmp_path, capsys):
     assert tiles_bench.run(argparse.Namespace(quick=True, json=False, photos=str(tmp_path))) == 0
     out = capsys.readouterr().out
     assert "real photos" in out and "one.jpg" in out and "tiles right" in out
+
+
+def test_the_synthetic_table_has_a_row_per_family_with_its_targets(capsys):
+    """One photo of dark tiles with light letters (held-out colours): read, timed, and printed in
+    its row with the targets beside it."""
+    m = tiles_bench.measure("dark", 1)
+    assert m["tiles"] > 10 and m["per_tile"] > 0.5 and m["empty_right"] > 0.95       # not all read empty
+    assert m["targets"] == {"per_tile": 0.97, "empty_right": 0.999, "ms_per_read": 50.0}
+    assert 0 < m["cpu_ms_per_read"] < 10_000
+    tiles_bench.print_lines({"dark": m})
+    out = capsys.readouterr().out
+    assert "dark tiles, light letters" in out and ">=0.97" in out and ">=0.999" in out
+    assert {f.key for f in tiles_bench.families()} >= {"printed", "boxed", "dark", "wood_light", "oblique_3mp"}

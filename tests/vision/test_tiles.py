@@ -13,7 +13,7 @@ from rules.squares import Square
 from tabletop.resources import load_board
 from vision.errors import BoardNotFound
 from vision.synth.tilefonts import HELD_OUT
-from vision.synth.tilescene import tile_scene
+from vision.synth.tilescene import HELD_OUT_BOARDS, HELD_OUT_PALETTES, tile_scene, varied_look
 from vision.tiles import CLASSES, GLYPHS, TileReader, from_corners, glyph
 from vision.words import LexiconIndex
 
@@ -68,21 +68,42 @@ def test_raised_tiles_on_a_boxed_board_through_its_corners():
     assert wrong <= 2 and false_tiles == 0            # 48 tiles
 
 
-def test_tall_tiles_seen_from_low_down_are_found_off_their_squares():
+def test_tall_tiles_seen_from_low_down_are_read_where_their_faces_are():
     """Tiles a third of a square tall at a 40 degree slant: their faces lie far off their
-    squares, where the first look finds few of them sure."""
+    squares, each by its own amount (read flat, several tiles come out wrong); a height is found
+    and every tile read where its face is."""
     import dataclasses
-
-    import numpy as np
 
     from vision.synth.tilescene import commercial_look
 
     look = dataclasses.replace(commercial_look(np.random.default_rng(4), "en", HELD_OUT), height=0.33)
     tiles = {**word("RAISED", 3, 2), **word("TILES", 4, 10, across=False), **word("LEAN", 11, 4)}
     shot = tile_scene(BOXED, tiles, seed=8, style="commercial", faces=HELD_OUT, tilt_deg=40, look=look)
-    read = TileReader(BOXED, "en", corners=shot.corners).read(shot.frame)
-    assert read.shift > 0.25
+    reader = TileReader(BOXED, "en", corners=shot.corners)
+    read = reader.read(shot.frame)
     assert read.rows == shot.rows
+    assert shot.raised is not None
+    faces = reader.faces(read.located, shot.frame.shape[:2])
+    truth = faces._to_top(shot.raised.reshape(-1, 2)) - faces.flat
+    assert np.abs(truth).max() > 0.35 * reader.cell                       # far off their squares
+    assert read.shift > 0.05
+
+
+@pytest.mark.parametrize("palette", range(len(HELD_OUT_PALETTES)))
+def test_any_tile_colour_on_any_board_colour(palette):
+    """Each held-out tile colour (dark tiles with light letters too) on a held-out board colour,
+    at a 30-45 degree slant: nearly every tile right, at most two empty squares read as tiles
+    (today's reader misses a tile or reads a premium square as a blank now and then: short of
+    the issue's target, see docs/vision.md)."""
+    rng = np.random.default_rng(palette)
+    look = varied_look(rng, "en", HELD_OUT, HELD_OUT_PALETTES[palette:palette + 1])
+    tiles = {**word("COLOUR", 3, 4), **word("PALETTE", 5, 9, across=False), **word("BOARD", 11, 2)}
+    shot = tile_scene(BOXED, tiles, seed=40 + palette, style="commercial", look=look,
+                      board_colour=HELD_OUT_BOARDS[palette % len(HELD_OUT_BOARDS)], tilt_deg=30 + 3 * palette)
+    read = TileReader(BOXED, "en", corners=shot.corners).read(shot.frame)
+    pairs = [(want, got) for w_row, g_row in zip(shot.rows, read.rows) for want, got in zip(w_row, g_row)]
+    assert sum(want != "." and want != got for want, got in pairs) <= 2          # of 18 tiles
+    assert sum(want == "." and got != "." for want, got in pairs) <= 2          # of 207 empty squares
 
 
 def test_a_boxed_board_without_corners_is_found_by_its_grid():

@@ -64,6 +64,41 @@ _LABEL_WORDS = ("MOT", "COMPTE", "LETTRE", "DOUBLE", "TRIPLE", "WORT", "BUCHSTAB
 
 
 @dataclass(frozen=True)
+class Palette:
+    """One set's colours (BGR): the tiles' face, their letters' ink, and whether they are wood."""
+
+    face: tuple[int, int, int]
+    ink: tuple[int, int, int]
+    wooden: bool = False
+
+
+#: the tile colours the tile network is trained on: light tiles with dark letters (ivory and
+#: white plastic, light and dark wood, yellow) and dark tiles with light letters (club sets:
+#: black, navy, purple, slate, red, dark green; white, cream or gold letters)
+TRAINING_PALETTES = (
+    Palette((200, 228, 240), (25, 25, 25)), Palette((150, 200, 232), (30, 45, 70), True),
+    Palette((112, 160, 205), (25, 25, 25), True), Palette((236, 236, 236), (110, 50, 25)),
+    Palette((130, 212, 240), (35, 35, 130)), Palette((185, 215, 235), (20, 20, 20), True),
+    Palette((30, 30, 30), (240, 240, 240)), Palette((85, 40, 25), (235, 240, 240)),
+    Palette((100, 40, 90), (230, 230, 230)), Palette((95, 90, 80), (245, 245, 245)),
+    Palette((35, 35, 150), (240, 240, 240)), Palette((50, 80, 30), (200, 235, 245)),
+    Palette((28, 28, 28), (60, 180, 220)), Palette((60, 60, 60), (250, 250, 250)),
+)
+#: tile colours never trained on: the benchmark's dark and light sets (charcoal with cream
+#: letters, maroon, dark teal, indigo with yellow letters; pale birch wood, grey plastic)
+HELD_OUT_PALETTES = (
+    Palette((55, 52, 58), (200, 230, 245)), Palette((40, 25, 100), (245, 245, 245)),
+    Palette((90, 85, 25), (240, 240, 240)), Palette((110, 45, 60), (70, 200, 240)),
+    Palette((170, 210, 228), (15, 15, 15), True), Palette((190, 190, 185), (100, 40, 20)),
+)
+#: board colours the network is trained on beside :data:`BOARD_COLOURS`: light boards (white,
+#: light wood, light grey, pale yellow) under light tiles
+LIGHT_BOARDS = ((235, 235, 235), (170, 210, 230), (200, 200, 200), (190, 230, 240))
+#: board colours never trained on (the benchmark's): a grey-white, a light green, a tan
+HELD_OUT_BOARDS = ((215, 220, 210), (120, 165, 95), (150, 185, 210))
+
+
+@dataclass(frozen=True)
 class TileLook:
     """How one set's tiles look: face and ink colour (BGR), typeface, height (in squares),
     share of the square the tile covers, and whether a letter value is printed in a corner."""
@@ -76,6 +111,7 @@ class TileLook:
     values: bool
     grain: float = 0.0
     printed: bool = False  #: drawn by :func:`vision.tileprint.draw_tile`
+    corner: str = "br"  #: where the letter value is: ``br``, ``bl``, ``tr`` or ``tl`` (bottom right ...)
 
 
 @dataclass(frozen=True)
@@ -88,6 +124,8 @@ class TileScene:
     corners: np.ndarray
     rows: tuple[str, ...]
     faces: dict[Square, tuple[float, float]]
+    #: where in the photo each square's middle would be raised to the tiles' face (rows, cols, 2)
+    raised: np.ndarray | None = None
 
 
 def printed_look() -> TileLook:
@@ -108,6 +146,26 @@ def commercial_look(rng: np.random.Generator, language: str, faces: tuple[str, .
     return TileLook(face, ink, fonts[rng.integers(len(fonts))], height=float(rng.uniform(0.12, 0.4)),
                     size=float(rng.uniform(0.88, 0.97)), values=rng.random() < 0.8,
                     grain=float(rng.uniform(0.03, 0.09)) if wooden else 0.0)
+
+
+def varied_look(rng: np.random.Generator, language: str, faces: tuple[str, ...] = tilefonts.TRAINING,
+                palettes: tuple[Palette, ...] = TRAINING_PALETTES) -> TileLook:
+    """A random boxed set of one of ``palettes`` (light tiles with dark letters or dark tiles
+    with light letters), a typeface from ``faces``, raised 0.1-0.4 squares, its letter values in
+    any corner or none.
+
+    >>> look = varied_look(np.random.default_rng(1), "en", palettes=HELD_OUT_PALETTES)
+    >>> 0.1 <= look.height <= 0.4 and look.corner in ("br", "bl", "tr", "tl")
+    True
+    """
+    palette = palettes[int(rng.integers(len(palettes)))]
+    face = tuple(int(v) for v in np.clip(np.array(palette.face) + rng.normal(0, 8, 3), 0, 255))
+    ink = tuple(int(v) for v in np.clip(np.array(palette.ink) + rng.normal(0, 8, 3), 0, 255))
+    fonts = tilefonts.available(language, faces)
+    return TileLook(face, ink, fonts[int(rng.integers(len(fonts)))], height=float(rng.uniform(0.1, 0.4)),  # type: ignore[arg-type]
+                    size=float(rng.uniform(0.86, 0.97)), values=rng.random() < 0.75,
+                    grain=float(rng.uniform(0.03, 0.09)) if palette.wooden else 0.0,
+                    corner=str(rng.choice(["br", "br", "bl", "tr", "tl"])))
 
 
 @functools.lru_cache(maxsize=64)
@@ -143,6 +201,7 @@ def draw_face(letter: str, px: int, look: TileLook, rng: np.random.Generator) ->
     x0, y0, x1, y1 = draw.textbbox((0, 0), letter, font=font)
     if look.values:
         cx, cy = px * rng.uniform(0.42, 0.48), px * rng.uniform(0.42, 0.5)
+        cx, cy = (cx if look.corner[1] == "r" else px - cx), (cy if look.corner[0] == "b" else px - cy)
     else:
         cx, cy = px / 2, px / 2
     draw.text((cx - (x0 + x1) / 2, cy - (y0 + y1) / 2), letter, fill=255, font=font)
@@ -150,7 +209,9 @@ def draw_face(letter: str, px: int, look: TileLook, rng: np.random.Generator) ->
         small = _font(look.font, max(5, int(px * 0.2)))
         value = str(int(rng.choice([1, 1, 1, 2, 3, 4, 5, 8, 10])))
         bx0, by0, bx1, by1 = draw.textbbox((0, 0), value, font=small)
-        draw.text((px * 0.86 - bx1, px * 0.88 - by1), value, fill=255, font=small)
+        vx = px * 0.86 - bx1 if look.corner[1] == "r" else px * 0.14 - bx0
+        vy = px * 0.88 - by1 if look.corner[0] == "b" else px * 0.12 - by0
+        draw.text((vx, vy), value, fill=255, font=small)
     mask = np.asarray(ink, np.float32)[..., None] / 255.0
     return face * (1 - mask) + np.array(look.ink, np.float32) * mask
 
@@ -349,7 +410,10 @@ def tile_scene(board: Board, tiles: dict[Square, str], *, seed: int = 0, style: 
     rows = tuple("".join(tiles.get(Square(r, c), ".") for c in range(board.cols)) for r in range(board.rows))
     middles = np.array([[x, y, -look.height] for _letter, (x, y), _angle, _side in placed.values()]).reshape(-1, 3)
     seen = {sq: (float(x), float(y)) for sq, (x, y) in zip(placed, camera.project(middles))}
-    return TileScene(shot, camera.project(grid), rows, seen)
+    xs, ys = np.meshgrid(np.arange(board.cols) + 0.5, np.arange(board.rows) + 0.5)
+    lifted = np.stack([xs.ravel(), ys.ravel(), np.full(xs.size, -look.height)], 1)
+    raised = camera.project(lifted).reshape(board.rows, board.cols, 2)
+    return TileScene(shot, camera.project(grid), rows, seen, raised)
 
 
 def _stamp(page: np.ndarray, image: np.ndarray, turn: np.ndarray) -> None:
