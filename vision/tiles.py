@@ -78,6 +78,8 @@ HEIGHT_SQUARES = 30
 CLEARLY_EMPTY = 0.98
 #: below this shift (squares) anywhere on the board, the first pass stands
 SHIFT_MATTERS = 0.08
+#: the even shifts of the whole board tried for raised faces (squares), in eight directions each
+EVEN_SHIFTS = (0.15, 0.3)
 
 
 def glyph(letter: str) -> str:
@@ -255,19 +257,15 @@ class TileReader:
         located = located or self.locate(frame)
         light = even_light(located.warp(frame), self.cell)
         cut = windows(light, self.middles)
-        probs = self._classify(cut)
-        if self.light is not None and self._surer(probs, cut) is self.light:
-            self.model = self.light
-            probs = self._classify(cut)
-        offsets = self._raised(light, probs, located, frame.shape[:2])
+        probs = self._classify(cut, self.model)
+        model = self._network_for(probs, cut)
+        if model is not self.model:
+            probs = self._classify(cut, model)
+        offsets = self._raised(light, probs, located, frame.shape[:2], model)
         largest = float(np.abs(offsets).max()) / self.cell if len(offsets) else 0.0
-        centres = self.middles
         if largest > SHIFT_MATTERS:
             again = self._near_tiles(probs)
-            probs[again] = self._classify(windows(light, self.middles[again] + offsets[again]))
-            centres = self.middles + offsets
-        if self.light is not None and self.model is not self.light:
-            self._veto_blanks(probs, light, centres)
+            probs[again] = self._classify(windows(light, self.middles[again] + offsets[again]), model)
         return self._result(probs, located, largest)
 
     def _near_tiles(self, probs: np.ndarray) -> np.ndarray:
@@ -277,43 +275,18 @@ class TileReader:
         doubtful = (probs[:, 0] < CLEARLY_EMPTY).reshape(rows, cols).astype(np.uint8)
         return np.flatnonzero(cv2.dilate(doubtful, np.ones((3, 3), np.uint8)))
 
-    def _veto_blanks(self, probs: np.ndarray, light: np.ndarray, centres: np.ndarray) -> None:
-        """On a board of light tiles read by the general network, a square it takes for a blank,
-        or reads as empty but unsurely, that the network for light tiles reads as clearly empty
-        is empty, as sure as that network is (a pale premium square is the general network's
-        likeliest false blank); on a board of dark tiles (the light network reads fewer than half
-        of the general one's letter tiles as tiles) nothing changes. ``centres`` are where the
-        squares were read (top-down pixels)."""
-        best = probs.argmax(1)
-        doubtful = np.flatnonzero((best == 1) | ((best == 0) & (probs[:, 0] < UNSURE)))
-        letters = np.flatnonzero(best >= 2)
-        if len(doubtful) == 0 or len(letters) == 0 or self.light is None:
-            return
-        general, self.model = self.model, self.light
-        seen = self._classify(windows(light, centres[np.concatenate([letters, doubtful])]))
-        self.model = general
-        if (seen[:len(letters), 0] < 0.5).mean() < 0.5:
-            return
-        clear = seen[len(letters):, 0] > 0.9
-        empty = doubtful[clear]
-        probs[empty] = (1.0 - seen[len(letters):][clear, 0])[:, None] / (probs.shape[1] - 1)
-        probs[empty, 0] = seen[len(letters):][clear, 0]
-
-    def _surer(self, probs: np.ndarray, cut: np.ndarray) -> TileModel:
-        """The network that reads this board's tiles surer (compared on at most
-        :data:`HEIGHT_SQUARES` of the squares the general network, whose read of ``cut`` is
-        ``probs``, reads as letter tiles): the general one or the one for light tiles with dark
-        letters."""
-        general = self.model
+    def _network_for(self, probs: np.ndarray, cut: np.ndarray) -> TileModel:
+        """The network for this board's tiles: the one for light tiles with dark letters when it
+        too reads at least half of the squares the general network (whose read of ``cut`` is
+        ``probs``) takes most surely for letter tiles as tiles; the general one otherwise (dark
+        tiles with light letters, which the light network takes for empty squares). The light
+        network reads light tiles better (docs/vision.md), so it reads every board it can."""
         letters = np.flatnonzero(probs.argmax(1) >= 2)          # read as letter tiles (not blanks)
         likeliest = letters[np.argsort(probs[letters, 0])][:HEIGHT_SQUARES]
-        if len(likeliest) == 0:
-            return general
-        assert self.light is not None
-        self.model = self.light
-        other = self._classify(cut[likeliest])
-        self.model = general
-        return self.light if _sureness(other) > _sureness(probs[likeliest]) else general
+        if self.light is None or len(likeliest) == 0:
+            return self.model
+        seen = self._classify(cut[likeliest], self.light)
+        return self.light if (seen[:, 0] < 0.5).mean() >= 0.5 else self.model
 
     def faces(self, located: Located, size: tuple[int, int]) -> RaisedFaces:
         """Where the squares' raised middles land top-down, seen by the camera ``located`` gives
@@ -323,28 +296,32 @@ class TileReader:
         squares_to_photo = np.linalg.inv(located.homography) @ squares_to_top
         return RaisedFaces(squares_to_photo, size, self.board.rows, self.board.cols, squares_to_top)
 
-    def _raised(self, light: np.ndarray, probs: np.ndarray, located: Located, size: tuple[int, int]) -> np.ndarray:
-        """How far (top-down pixels, (squares, 2)) each square's tile face lies from its square:
-        the camera is worked out from the grid (:class:`vision.parallax.RaisedFaces`), each of
-        :data:`HEIGHTS` is tried on the squares that look most like tiles, and the height where
-        they read surest wins (the sum of -log(1 - p) of their likeliest tile; zero when no height
-        does better than flat)."""
+    def _raised(self, light: np.ndarray, probs: np.ndarray, located: Located, size: tuple[int, int],
+                model: TileModel) -> np.ndarray:
+        """How far (top-down pixels, (squares, 2)) each square's tile face lies from its square.
+
+        Two families of displacement are tried on the squares that look most like tiles: the
+        camera worked out from the grid (:class:`vision.parallax.RaisedFaces`) with each tile
+        height of :data:`HEIGHTS`, and, for a photo already warped top-down or a camera the grid
+        does not tell, one even shift of the whole board (:data:`EVEN_SHIFTS` of a square in
+        eight directions). The displacement where they read surest wins (the sum of -log(1 - p)
+        of their likeliest tile; none when nothing does better than flat)."""
         tile_like = np.argsort(probs[:, 0])[:HEIGHT_SQUARES]
         tile_like = tile_like[probs[tile_like, 0] < 0.9]
         if len(tile_like) == 0:
             return np.zeros_like(self.middles)
         faces = self.faces(located, size)
-        shifts = [faces.offsets(h)[tile_like] for h in HEIGHTS[1:]]
-        centres = np.concatenate([self.middles[tile_like] + shift for shift in shifts])
-        tried = np.concatenate([probs[tile_like], self._classify(windows(light, centres))])
-        surest = tried[:, 1:].max(1).reshape(len(HEIGHTS), len(tile_like))
+        fields = [faces.offsets(h) for h in HEIGHTS[1:]] + _even_shifts(len(self.middles), self.cell)
+        centres = np.concatenate([self.middles[tile_like] + field[tile_like] for field in fields])
+        tried = np.concatenate([probs[tile_like], self._classify(windows(light, centres), model)])
+        surest = tried[:, 1:].max(1).reshape(len(fields) + 1, len(tile_like))
         score = -np.log(1.0 - surest + 1e-4).sum(1)          # very sure reads weigh most
         best = int(score.argmax())
-        return faces.offsets(HEIGHTS[best]) if best else np.zeros_like(self.middles)
+        return fields[best - 1] if best else np.zeros_like(self.middles)
 
-    def _classify(self, cut: np.ndarray) -> np.ndarray:
-        """(squares, codes) probabilities of this set's codes (empty, blank, its letters)."""
-        p = self.model.predict(cut)[:, self.columns]
+    def _classify(self, cut: np.ndarray, model: TileModel) -> np.ndarray:
+        """(squares, codes) probabilities of this set's codes (empty, blank, its letters), read by ``model``."""
+        p = model.predict(cut)[:, self.columns]
         p[:, 1] *= BLANK_PRIOR
         return p / np.maximum(p.sum(1, keepdims=True), 1e-9)
 
@@ -377,10 +354,16 @@ class TileReader:
         return words
 
 
-def _sureness(probs: np.ndarray) -> float:
-    """How surely ``probs`` (squares, codes) read tiles: the sum of -log(1 - p) of each square's
-    likeliest tile (a blank or a letter)."""
-    return float(-np.log(1.0 - probs[:, 1:].max(1) * 0.9999).sum())
+def _even_shifts(squares: int, cell: int) -> list[np.ndarray]:
+    """The even shifts tried for raised faces: :data:`EVEN_SHIFTS` of a square in eight directions,
+    each as a (squares, 2) field of top-down pixels.
+
+    >>> len(_even_shifts(4, 10)), _even_shifts(4, 10)[0][0].tolist()
+    (16, [1.5, 0.0])
+    """
+    turns = np.arange(8) * np.pi / 4
+    steps = [size * cell * np.array([np.cos(t), np.sin(t)]) for size in EVEN_SHIFTS for t in turns]
+    return [np.repeat(np.round(step, 6)[None, :], squares, 0) for step in steps]
 
 
 def _runs(tiled: np.ndarray):
