@@ -11,8 +11,8 @@ each square and says what lies there: ``.`` nothing (whatever the square has pri
 ``?`` a blank tile, or one of the letter shapes of :data:`GLYPHS` (Latin, and the Ukrainian
 letters that look like no Latin one); the set's language picks the letters that can be. It reads
 light tiles with dark letters and dark tiles with light letters alike; the network of the
-previous issue (``tiles-light.onnx``, light tiles only) reads a board instead when it reads the
-board's likeliest tiles surer.
+previous issue (``tiles-light.onnx``, light tiles only, more accurate on them) reads a board
+instead when it too sees the board's likeliest tiles as tiles (light tiles).
 
 Raised tiles in an oblique photo do not sit on their squares: their faces are nearer the camera,
 and warped top-down through the board's plane they land off their squares, each square by its
