@@ -25,7 +25,10 @@ premium squares. :func:`find_grid` looks for it in four steps, on the photo shru
    layout groups them (any palette, best of four turns, tiles on some squares tolerated). With
    none convincing, the likeliest grids are moved by up to :data:`SHIFT` squares each way and
    checked again. The best is kept; a photo where no candidate is convincing, or where the
-   grid's corners leave the photo, is refused (:class:`GridNotFound`), never guessed.
+   grid's corners leave the photo, is refused (:class:`GridNotFound`), never guessed. So is a
+   grid found that its lines do not bear out everywhere: one quarter's lines found off where
+   the grid puts them (:func:`quarter_off`: a corner pulled off), or the outer lines bent in
+   at their ends (:func:`bent_in`: a lens's pincushion, which straight lines cannot follow).
 
 >>> import numpy as np
 >>> try:
