@@ -268,11 +268,11 @@ def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, r
 def quarter_off(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 15) -> float:
     """How far off (squares) the grid at ``corners`` is from the lines seen in ``image``, in its
     worst quarter: each line is looked for up to 0.3 square either side of where the grid puts
-    it, along each square's side, and the distances found are averaged over each quarter's
-    lines (a side where no line stands out counts the whole 0.3 square: nothing fits there).
+    it, along each square's side, and the distances are averaged over each quarter's sides
+    where a line stands out (tiles hide some; a quarter where none does counts 0.3 square).
 
     A grid that fits its lines everywhere stays under ~0.12; one whose corner the homography has
-    pulled a square off (a hand or glare over it, the board's frame taken for a line) is found
+    pulled a square or more off (seen under a hand and glare, and on a small board) is found
     0.17 or more off in that quarter.
 
     >>> top = np.full((21 * CELL, 21 * CELL, 3), 230, np.uint8)
@@ -285,7 +285,7 @@ def quarter_off(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: in
     >>> quarter_off(top, fits + np.array([[0, 0], [0, 0], [0, 0], [-1.5 * CELL, 0]])) > QUARTER_OFF
     True
     """
-    across, down = np.abs(_line_offsets(image, corners, rows, cols))
+    across, down = (np.abs(offsets) for offsets in _line_offsets(image, corners, rows, cols))
     worst = 0.0
     for r_squares, r_lines in _halves(rows):
         for c_squares, c_lines in _halves(cols):
