@@ -25,7 +25,10 @@ premium squares. :func:`find_grid` looks for it in four steps, on the photo shru
    layout groups them (any palette, best of four turns, tiles on some squares tolerated). With
    none convincing, the likeliest grids are moved by up to :data:`SHIFT` squares each way and
    checked again. The best is kept; a photo where no candidate is convincing, or where the
-   grid's corners leave the photo, is refused (:class:`GridNotFound`), never guessed.
+   grid's corners leave the photo, is refused (:class:`GridNotFound`), never guessed. So is a
+   grid found that its lines do not bear out everywhere: one quarter's lines found off where
+   the grid puts them (:func:`quarter_off`: a corner pulled off), or the outer lines bent in
+   at their ends (:func:`bent_in`: a lens's pincushion, which straight lines cannot follow).
 
 >>> import numpy as np
 >>> try:
@@ -89,6 +92,13 @@ SQUARENESS = 1.8
 #: the grid's corners may lie at most this share of the photo's side outside it (its outer lines
 #: must be seen)
 OUTSIDE = 0.0
+#: a grid found is refused when, in one of its four quarters, its lines are found on average this
+#: many squares off where the grid puts them (a corner pulled a square or more off by the
+#: homography: the lines there are found at the edge of the search, or not at all)
+QUARTER_OFF = 0.15
+#: a grid found is refused when its outer lines are found this many squares inside it at their
+#: ends (:func:`bent_in`: a lens's pincushion)
+BENT_IN = 0.075
 
 
 class GridNotFound(BoardNotFound):
@@ -189,6 +199,10 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
     margin = OUTSIDE * max(h, w)
     if (corners < -margin).any() or (corners[:, 0] > w + margin).any() or (corners[:, 1] > h + margin).any():
         raise GridNotFound("the grid runs out of the photo: take it again with the whole board in view")
+    if quarter_off(small, corners * scale, rows, cols) > QUARTER_OFF:
+        raise GridNotFound("the grid found does not fit the board's lines in one corner: take the photo again")
+    if bent_in(small, corners * scale, rows, cols) > BENT_IN:
+        raise GridNotFound("the board's lines are bent by the lens: take the photo again from further away")
     return GridFound(_clockwise(corners), best.lines, best.weakest, best.pattern, best.method)
 
 
@@ -249,6 +263,92 @@ def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, r
         if found is not None and found.bounded and (best is None or found.score > best.score):
             best = found
     return best
+
+
+def quarter_off(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 15) -> float:
+    """How far off (squares) the grid at ``corners`` is from the lines seen in ``image``, in its
+    worst quarter: each line is looked for up to 0.3 square either side of where the grid puts
+    it, along each square's side, and the distances are averaged over each quarter's sides
+    where a line stands out (tiles hide some; a quarter where none does counts 0.3 square).
+
+    A grid that fits its lines everywhere stays under ~0.12; one whose corner the homography has
+    pulled a square or more off (seen under a hand and glare, and on a small board) is found
+    0.17 or more off in that quarter.
+
+    >>> top = np.full((21 * CELL, 21 * CELL, 3), 230, np.uint8)
+    >>> for k in range(16):
+    ...     _ = cv2.line(top, ((k + PAD) * CELL, PAD * CELL), ((k + PAD) * CELL, 18 * CELL), (40, 40, 40), 1)
+    ...     _ = cv2.line(top, (PAD * CELL, (k + PAD) * CELL), (18 * CELL, (k + PAD) * CELL), (40, 40, 40), 1)
+    >>> fits = _grid(15, 15).astype(np.float64)
+    >>> quarter_off(top, fits) < 0.1
+    True
+    >>> quarter_off(top, fits + np.array([[0, 0], [0, 0], [0, 0], [-1.5 * CELL, 0]])) > QUARTER_OFF
+    True
+    """
+    across, down = (np.abs(offsets) for offsets in _line_offsets(image, corners, rows, cols))
+    worst = 0.0
+    for r_squares, r_lines in _halves(rows):
+        for c_squares, c_lines in _halves(cols):
+            found = np.concatenate([across[r_squares, c_lines].ravel(), down[c_squares, r_lines].ravel()])
+            found = found[np.isfinite(found)]
+            worst = max(worst, float(found.mean()) if len(found) else 0.3 * CELL)
+    return worst / CELL
+
+
+def _halves(n: int) -> tuple[tuple[slice, slice], tuple[slice, slice]]:
+    """The first and last half of ``n`` squares (the middle one left out when ``n`` is odd) and of
+    their ``n + 1`` lines."""
+    return ((slice(0, n // 2), slice(0, (n + 1) // 2 + (n + 1) % 2)),
+            (slice(n - n // 2, n), slice((n + 1) // 2, n + 1)))
+
+
+def bent_in(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 15) -> float:
+    """How far (squares) the grid's four outer lines are found inside where the grid at
+    ``corners`` puts them at their ends (the two sides next to each corner), on average; NaN
+    where none is seen there. A lens's pincushion bends a board's outer lines in at their ends,
+    past what one homography fits: the corners found then lie outside the real ones.
+
+    >>> top = np.full((21 * CELL, 21 * CELL, 3), 230, np.uint8)
+    >>> for k in range(16):
+    ...     _ = cv2.line(top, ((k + PAD) * CELL, PAD * CELL), ((k + PAD) * CELL, 18 * CELL), (40, 40, 40), 1)
+    ...     _ = cv2.line(top, (PAD * CELL, (k + PAD) * CELL), (18 * CELL, (k + PAD) * CELL), (40, 40, 40), 1)
+    >>> grid = _grid(15, 15).astype(np.float64)
+    >>> abs(bent_in(top, grid)) < 0.05
+    True
+    >>> bent_in(top, grid + np.array([[-3, -3], [3, -3], [3, 3], [-3, 3]])) > BENT_IN
+    True
+    """
+    across, down = _line_offsets(image, corners, rows, cols)
+    ends = [0, 1, rows - 2, rows - 1], [0, 1, cols - 2, cols - 1]
+    inward = np.concatenate([across[ends[0], 0], -across[ends[0], cols], down[ends[1], 0], -down[ends[1], rows]])
+    inward = inward[np.isfinite(inward)]
+    return float(inward.mean()) / CELL if len(inward) else float("nan")
+
+
+def _line_offsets(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """The grid at ``corners`` seen square by square (:data:`CELL` pixels a square): how many
+    pixels from its place each grid line is found standing out along each square's side (up to
+    0.3 square either side, + right or down; NaN on a side where none stands out), for the
+    vertical lines (rows' squares, ``cols + 1`` lines) and the horizontal ones (cols' squares,
+    ``rows + 1`` lines)."""
+    size = ((cols + 2 * PAD) * CELL, (rows + 2 * PAD) * CELL)
+    top = cv2.warpPerspective(image, _canonical(corners, rows, cols), size, flags=cv2.INTER_LINEAR)
+    gx, gy = _edges(top)
+    return _offsets(gx, cols + 1, rows), _offsets(gy.T, rows + 1, cols)
+
+
+def _offsets(g: np.ndarray, lines: int, along: int) -> np.ndarray:
+    """For each square's side (along, lines) of the canonical image's grid lines in ``g``, how
+    many pixels from its place the line is found standing out (up to 0.3 square either side;
+    NaN on a side where none stands out)."""
+    reach = int(0.3 * CELL)
+    offsets = np.arange(-reach, reach + 1)
+    xs = ((np.arange(lines) + PAD) * CELL)[:, None] + offsets[None, :]
+    prof = _side_values(g, xs.ravel(), along).reshape(along, lines, len(offsets))
+    j = prof.argmax(2)
+    peak = np.take_along_axis(prof, j[..., None], 2)[..., 0]
+    good = peak > STANDS_OUT * np.median(prof, axis=2) + STANDS_OUT_ABS
+    return np.where(good, offsets[j].astype(np.float64), np.nan)
 
 
 def _clockwise(corners: np.ndarray) -> np.ndarray:
@@ -774,4 +874,4 @@ def _tile_like(apart: np.ndarray, classes: np.ndarray, typical: np.ndarray) -> n
     return (count >= 3) & (other > 0.5 * (1 - share))
 
 
-__all__ = ["find_grid", "GridFound", "GridNotFound", "corner_error", "squareness"]
+__all__ = ["find_grid", "GridFound", "GridNotFound", "bent_in", "corner_error", "quarter_off", "squareness"]

@@ -85,3 +85,45 @@ def test_squares_that_are_not_square_are_no_grid():
     wide = np.array([[100, 100], [700, 100], [700, 300], [100, 300]], float)
     assert squareness(wide, (600, 800)) > 1.8
     assert squareness(np.array([[100, 100], [500, 100], [500, 500], [100, 500]], float), (600, 800)) < 1.01
+
+
+def _moved(corners: np.ndarray, by: np.ndarray) -> np.ndarray:
+    """``corners`` (TL, TR, BR, BL) each moved by ``by`` (4 x 2) squares of the grid's own."""
+    import cv2
+
+    square = np.array([[0, 0], [15, 0], [15, 15], [0, 15]], np.float64)
+    h = cv2.getPerspectiveTransform(square.astype(np.float32), np.asarray(corners, np.float32)).astype(np.float64)
+    return cv2.perspectiveTransform((square + by).reshape(-1, 1, 2), h).reshape(4, 2)
+
+
+def test_a_grid_pulled_a_square_off_at_one_corner_is_not_sure():
+    from vision.gridfind import QUARTER_OFF, quarter_off
+
+    shot = tile_scene(BOXED, WORDS, seed=101, style="commercial", tilt_deg=20.0)
+    assert quarter_off(shot.frame, shot.corners) <= QUARTER_OFF
+    pulled = _moved(shot.corners, np.array([[0, 0], [0, 0], [0, 0], [-1.0, 1.0]]))
+    assert quarter_off(shot.frame, pulled) > QUARTER_OFF
+
+
+def test_a_grid_whose_outer_lines_bend_in_at_the_ends_is_not_sure():
+    from vision.gridfind import BENT_IN, bent_in
+
+    shot = tile_scene(BOXED, WORDS, seed=102, style="commercial")
+    assert bent_in(shot.frame, shot.corners) <= BENT_IN
+    outward = _moved(shot.corners, np.array([[-0.2, -0.2], [0.2, -0.2], [0.2, 0.2], [-0.2, 0.2]]))
+    assert bent_in(shot.frame, outward) > BENT_IN
+
+
+@pytest.mark.parametrize("shift", [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1)])
+def test_a_lattice_shifted_by_one_square_is_not_taken(shift):
+    # the verification every candidate goes through: the premium squares no longer follow the
+    # layout and a line stands out beyond the grid's outer one
+    from vision.gridfind import _layout_classes, _refine_and_check
+
+    shot = tile_scene(BOXED, WORDS, seed=103, style="commercial", tilt_deg=15.0)
+    layout = _layout_classes(PREMIUMS, 15, 15)
+    right = _refine_and_check(shot.frame, shot.corners, 15, 15, layout, "test", refine=0)
+    shifted = _refine_and_check(shot.frame, _moved(shot.corners, np.array([shift] * 4, float)), 15, 15, layout, "test",
+                                refine=0)
+    assert right is not None and right.convincing
+    assert shifted is None or not shifted.convincing
