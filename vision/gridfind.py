@@ -89,9 +89,11 @@ BEYOND = 0.5
 #: a candidate grid whose squares are this far from square (:func:`squareness`) is no grid (a photo
 #: cropped off its middle, or a camera whose optical centre is not the middle, looks up to ~1.4)
 SQUARENESS = 1.8
-#: the grid's corners may lie at most this share of the photo's side outside it (its outer lines
-#: must be seen)
-OUTSIDE = 0.0
+#: the grid's corners may lie at most this share of a square outside the photo: a photo cropped to
+#: the board (or warped top-down by another program) has its outer lines on the photo's edges, and
+#: the corners found there fall a little either side of them; a board cut off by a square or more
+#: is refused
+OUTSIDE = 0.25
 #: a grid found is refused when, in one of its four quarters, its lines are found on average this
 #: many squares off where the grid puts them (a corner pulled a square or more off by the
 #: homography: the lines there are found at the edge of the search, or not at all)
@@ -196,7 +198,7 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
         raise GridNotFound(f"no grid of {rows}x{cols} squares was found in the photo (give its corners with --corners)")
     corners = best.corners / scale
     best, corners = _polish(frame, small, scale, best, rows, cols, layout)
-    margin = OUTSIDE * max(h, w)
+    margin = OUTSIDE * _square_side(corners, rows, cols)
     if (corners < -margin).any() or (corners[:, 0] > w + margin).any() or (corners[:, 1] > h + margin).any():
         raise GridNotFound("the grid runs out of the photo: take it again with the whole board in view")
     if quarter_off(small, corners * scale, rows, cols) > QUARTER_OFF:
@@ -204,6 +206,18 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
     if bent_in(small, corners * scale, rows, cols) > BENT_IN:
         raise GridNotFound("the board's lines are bent by the lens: take the photo again from further away")
     return GridFound(_clockwise(corners), best.lines, best.weakest, best.pattern, best.method)
+
+
+def _square_side(corners: np.ndarray, rows: int, cols: int) -> float:
+    """The mean side of a square, in pixels, of the grid with outer ``corners`` (TL, TR, BR, BL).
+
+    >>> _square_side(np.array([[0, 0], [150, 0], [150, 150], [0, 150]], float), 15, 15)
+    10.0
+    """
+    c = np.asarray(corners, np.float64).reshape(4, 2)
+    across = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / (2 * cols)
+    down = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / (2 * rows)
+    return float((across + down) / 2)
 
 
 def _polish(frame: np.ndarray, small: np.ndarray, scale: float, best: GridFound, rows: int, cols: int,

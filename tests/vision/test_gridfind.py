@@ -127,3 +127,20 @@ def test_a_lattice_shifted_by_one_square_is_not_taken(shift):
                                 refine=0)
     assert right is not None and right.convincing
     assert shifted is None or not shifted.convincing
+
+
+def test_a_photo_cropped_to_the_grid_is_read_and_one_cut_by_a_square_is_not():
+    """A photo warped top-down so the grid's outer lines are its edges (as other programs save
+    boards) is found; the same crop missing a row of squares runs out of the photo."""
+    import cv2
+
+    shot = tile_scene(BOXED, WORDS, seed=108, style="commercial", tilt_deg=20.0)
+    side = 900
+    edges = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float64)
+    warp = cv2.getPerspectiveTransform(shot.corners.astype(np.float32), edges.astype(np.float32))
+    crop = cv2.warpPerspective(shot.frame, warp, (side, side))
+    found = find_grid(crop, 15, 15, PREMIUMS)
+    assert corner_error(found.corners, edges) <= 0.25
+    cut = crop[: side - side // 15]                              # the bottom row of squares cut off
+    with pytest.raises(GridNotFound):
+        find_grid(cut, 15, 15, PREMIUMS)
