@@ -355,6 +355,14 @@ def _offsets(g: np.ndarray, lines: int, along: int) -> np.ndarray:
     """For each square's side (along, lines) of the canonical image's grid lines in ``g``, how
     many pixels from its place the line is found standing out (up to 0.3 square either side;
     NaN on a side where none stands out)."""
+    offsets, _xs, _prof, j, _peak, good = _line_peaks(g, lines, along)
+    return np.where(good, offsets[j].astype(np.float64), np.nan)
+
+
+def _line_peaks(g: np.ndarray, lines: int, along: int):
+    """Where each of ``lines`` canonical grid lines stands out most beside each of ``along``
+    squares, up to 0.3 square either side: (offsets tried, their x for each line, the profile
+    (along, lines, offsets), the peak's index and value, whether the peak stands out)."""
     reach = int(0.3 * CELL)
     offsets = np.arange(-reach, reach + 1)
     xs = ((np.arange(lines) + PAD) * CELL)[:, None] + offsets[None, :]
@@ -362,7 +370,7 @@ def _offsets(g: np.ndarray, lines: int, along: int) -> np.ndarray:
     j = prof.argmax(2)
     peak = np.take_along_axis(prof, j[..., None], 2)[..., 0]
     good = peak > STANDS_OUT * np.median(prof, axis=2) + STANDS_OUT_ABS
-    return np.where(good, offsets[j].astype(np.float64), np.nan)
+    return offsets, xs, prof, j, peak, good
 
 
 def _clockwise(corners: np.ndarray) -> np.ndarray:
@@ -769,13 +777,8 @@ def _side_values(g: np.ndarray, xs: np.ndarray, along: int, cell: int = CELL) ->
 
 def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float] | None]:
     """Each line ``k`` (x = a + b*y in ``g``'s axes) fitted through its peaks side by side."""
-    reach = int(0.3 * CELL)
-    offsets = np.arange(-reach, reach + 1)
-    xs = ((np.arange(lines) + PAD) * CELL)[:, None] + offsets[None, :]
-    prof = _side_values(g, xs.ravel(), along).reshape(along, lines, len(offsets))
-    j = prof.argmax(2)
-    peak = np.take_along_axis(prof, j[..., None], 2)[..., 0]
-    good = (peak > STANDS_OUT * np.median(prof, axis=2) + STANDS_OUT_ABS) & (j > 0) & (j < len(offsets) - 1)
+    offsets, xs, prof, j, peak, stands_out = _line_peaks(g, lines, along)
+    good = stands_out & (j > 0) & (j < len(offsets) - 1)
     jj = np.clip(j, 1, len(offsets) - 2)
     left = np.take_along_axis(prof, (jj - 1)[..., None], 2)[..., 0]
     right = np.take_along_axis(prof, (jj + 1)[..., None], 2)[..., 0]

@@ -30,7 +30,7 @@ import numpy as np
 
 from vision.synth import tilefonts
 from vision.synth.camera import camera_finish
-from vision.synth.tilescene import TileLook, commercial_look, draw_face
+from vision.synth.tilescene import TileLook, commercial_look, draw_face, paste_warped
 
 #: the families of photos with a whole 15x15 board, and the photos to refuse
 FAMILIES = ("plain", "small", "oblique", "turned", "covered", "dark", "busy", "lens")
@@ -274,7 +274,7 @@ def _board(photo: np.ndarray, page: np.ndarray, cell: int, margin: float, n: int
         x0, y0 = int((c + margin + 0.08) * cell), int((r + margin + 0.08) * cell)
         cv2.rectangle(shade, (x0, y0), (x0 + int(0.95 * cell), y0 + int(0.95 * cell)), 0.0, -1)
     soft = np.asarray(cv2.GaussianBlur(shade, (0, 0), cell * 0.08), np.float32)
-    _paste(photo, page * (0.75 + 0.25 * soft)[..., None], np.ones(page.shape[:2], np.float32),
+    paste_warped(photo, page * (0.75 + 0.25 * soft)[..., None], np.ones(page.shape[:2], np.float32),
            camera.plane(cell, margin, page.shape, 0.0))
     if not tiles:
         return
@@ -301,15 +301,7 @@ def _board(photo: np.ndarray, page: np.ndarray, cell: int, margin: float, n: int
         cv2.warpAffine(face, turn, (page.shape[1], page.shape[0]), dst=top, borderMode=cv2.BORDER_TRANSPARENT)
         cv2.warpAffine(np.ones((px, px), np.float32), turn, (page.shape[1], page.shape[0]), dst=alpha,
                        borderMode=cv2.BORDER_TRANSPARENT)
-    _paste(photo, top, alpha, camera.plane(cell, margin, page.shape, -look.height))
-
-
-def _paste(photo: np.ndarray, image: np.ndarray, alpha: np.ndarray, homography: np.ndarray) -> None:
-    size = (photo.shape[1], photo.shape[0])
-    warped = cv2.warpPerspective(image, homography, size, flags=cv2.INTER_LINEAR)
-    cover = cv2.warpPerspective(alpha, homography, size, flags=cv2.INTER_LINEAR)[..., None]
-    photo *= 1 - cover
-    photo += warped * cover
+    paste_warped(photo, top, alpha, camera.plane(cell, margin, page.shape, -look.height))
 
 
 def _table(size: tuple[int, int], rng: np.random.Generator, textured: bool) -> np.ndarray:

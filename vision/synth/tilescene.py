@@ -385,7 +385,7 @@ def tile_scene(board: Board, tiles: dict[Square, str], *, seed: int = 0, style: 
         _clutter(photo, clutter, np.random.default_rng([seed, 16]))
     board_h = camera.plane(cell, pad, page.shape, 0.0)
     _shadows(page, tiles, cell, pad, look, np.random.default_rng([seed, 15]))
-    _paste(photo, page, np.ones(page.shape[:2], np.float32), board_h)
+    paste_warped(photo, page, np.ones(page.shape[:2], np.float32), board_h)
     placed = _placements(tiles, look, seed)
     if look.height > 0.05:
         _sides(photo, placed, look, camera)
@@ -399,7 +399,7 @@ def tile_scene(board: Board, tiles: dict[Square, str], *, seed: int = 0, style: 
         turn[:, 2] = turn[:, 2] + np.array(centre) - px / 2
         _stamp(top, face, turn)
         _stamp(alpha, np.ones((px, px), np.float32), turn)
-    _paste(photo, top, alpha, camera.plane(cell, pad, page.shape, -look.height))
+    paste_warped(photo, top, alpha, camera.plane(cell, pad, page.shape, -look.height))
     if hand:
         _hand(photo, camera.project(np.array([[board.cols * 0.5, board.rows * 0.5, 0.0]]))[0],
               np.random.default_rng([seed, 13, len(tiles)]))
@@ -481,7 +481,8 @@ def _sides(photo: np.ndarray, placed, look: TileLook, camera: _Camera) -> None:
             cv2.fillConvexPoly(photo, camera.project(quad).astype(np.int32), (shade * light).tolist(), cv2.LINE_AA)
 
 
-def _paste(photo: np.ndarray, image: np.ndarray, alpha: np.ndarray, homography: np.ndarray) -> None:
+def paste_warped(photo: np.ndarray, image: np.ndarray, alpha: np.ndarray, homography: np.ndarray) -> None:
+    """Lay ``image`` (float, with coverage ``alpha``) on ``photo`` (float, in place) through ``homography``."""
     size = (photo.shape[1], photo.shape[0])
     warped = cv2.warpPerspective(image, homography, size, flags=cv2.INTER_LINEAR)
     cover = cv2.warpPerspective(alpha, homography, size, flags=cv2.INTER_LINEAR)[..., None]
