@@ -147,3 +147,18 @@ def test_a_read_says_how_sure_it_is():
         wrong_but_sure += sum((r, c) not in asked for r, (want, got) in enumerate(zip(shot.rows, read.rows))
                               for c, (a, b) in enumerate(zip(want, got)) if a != b)
     assert wrong_but_sure == 0 and unsure <= 3
+
+
+def test_one_reader_reads_a_light_set_then_a_dark_set():
+    """The network is chosen for each read: a reader that has just read light tiles with dark
+    letters still reads dark tiles with light letters next (it once kept the light network)."""
+    reader = TileReader(BOXED, "en")
+    tiles = {**word("LIGHT", 4, 3), **word("DARK", 9, 6)}
+    for palette, seed in ((5, 61), (1, 62)):                   # grey plastic, then navy with white letters
+        look = varied_look(np.random.default_rng(seed), "en", HELD_OUT, HELD_OUT_PALETTES[palette:palette + 1])
+        shot = tile_scene(BOXED, tiles, seed=seed, style="commercial", look=look, tilt_deg=20.0)
+        reader.corners = shot.corners
+        read = reader.read(shot.frame)
+        right = sum(want == got for w_row, g_row in zip(shot.rows, read.rows)
+                    for want, got in zip(w_row, g_row) if want != ".")
+        assert right >= len(tiles) - 1, (palette, read.rows)
