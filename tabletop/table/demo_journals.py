@@ -3,7 +3,6 @@
 Each demo writes a real journal (so ``tabletop replay`` and ``resume`` work on it afterwards), and
 a day of demos used to leave one folder each in ``/tmp``. Only the newest :data:`KEPT` demo
 folders of this user are kept; older ones are removed when a new demo starts.
-
 """
 
 from __future__ import annotations
