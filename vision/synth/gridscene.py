@@ -30,7 +30,7 @@ import numpy as np
 
 from vision.synth import tilefonts
 from vision.synth.camera import camera_finish
-from vision.synth.tilescene import TileLook, commercial_look, draw_face, paste_warped
+from vision.synth.tilescene import BoardCamera, TileLook, commercial_look, draw_face, paste_warped
 
 #: the families of photos with a whole 15x15 board, and the photos to refuse
 FAMILIES = ("plain", "small", "oblique", "turned", "covered", "dark", "busy", "lens")
@@ -198,9 +198,10 @@ def _ink(page: np.ndarray, mask: np.ndarray, colour: np.ndarray) -> None:
     page += colour * m
 
 
-class _Camera:
-    """A pinhole camera over the table: world units are squares, the grid's top-left corner at
-    the origin, x right, y down the board, z into the table."""
+class _Camera(BoardCamera):
+    """The tile scenes' pinhole camera (world units are squares, the grid's top-left corner at
+    the origin, x right, y down the board, z into the table), turned any way, framing the board
+    with its ``margin`` to ``fill`` of the photo, and movable (:meth:`place`, :meth:`cut`)."""
 
     def __init__(self, n: int, margin: float, size: tuple[int, int], tilt: float, turn: float, fill: float,
                  rng: np.random.Generator):
@@ -224,14 +225,6 @@ class _Camera:
         m, n = self.margin, self.n
         return np.array([[-m, -m, 0], [n + m, -m, 0], [n + m, n + m, 0], [-m, n + m, 0]], np.float64)
 
-    def _raw(self, points: np.ndarray) -> np.ndarray:
-        cam = (np.asarray(points, np.float64) - self.centre) @ self.rotation.T + [0.0, 0.0, self.distance]
-        return self.f * cam[:, :2] / cam[:, 2:]
-
-    def project(self, points: np.ndarray) -> np.ndarray:
-        """World points (k, 3) -> photo pixels (k, 2)."""
-        return self._raw(points) + self.shift
-
     def place(self, rng: np.random.Generator, anywhere: bool) -> None:
         """Move the board anywhere in the photo where it stays whole."""
         proj = self.project(self.outline())
@@ -249,16 +242,6 @@ class _Camera:
             if (proj < -2 * cell).any() or (proj > np.array(self.size) + 2 * cell).any():
                 return
             self.shift = self.shift + step
-
-    def plane(self, cell: int, margin: float, shape: tuple[int, ...], z: float) -> np.ndarray:
-        h, w = shape[:2]
-        page = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
-        world = np.hstack([page / cell - margin, np.full((4, 1), z)])
-        return cv2.getPerspectiveTransform(page.astype(np.float32), self.project(world).astype(np.float32))
-
-    @property
-    def position(self) -> np.ndarray:
-        return self.centre + self.rotation.T @ np.array([0.0, 0.0, -self.distance])
 
 
 def _board(photo: np.ndarray, page: np.ndarray, cell: int, margin: float, n: int, tiles: dict[tuple[int, int], str],

@@ -302,7 +302,7 @@ def _printed_board(board: Board, cell: int) -> tuple[np.ndarray, float]:
     return canvas.astype(np.float32), pad
 
 
-class _Camera:
+class BoardCamera:
     """A pinhole camera over the board: world units are squares, the grid's top-left corner at
     the origin, x to the right, y down the board, z into the table (a tile's face is at -height)."""
 
@@ -378,7 +378,7 @@ def tile_scene(board: Board, tiles: dict[Square, str], *, seed: int = 0, style: 
         look = look or commercial_look(rng, language, faces)
     tilt = float(rng.uniform(0, 35) if tilt_deg is None else tilt_deg)
     spans = float(rng.uniform(0.8, 0.95))
-    camera = _Camera(board.rows, board.cols, (pad, pad), size, tilt, rng, spans if fill is None else fill)
+    camera = BoardCamera(board.rows, board.cols, (pad, pad), size, tilt, rng, spans if fill is None else fill)
     camera.shift = camera.shift + np.array(offset) * size
     photo = _table(size, rng)
     if clutter:
@@ -461,7 +461,7 @@ def _shadows(page: np.ndarray, tiles: dict[Square, str], cell: int, pad: float, 
     page *= (1 - (0.15 + look.height) * soft)[..., None]
 
 
-def _sides(photo: np.ndarray, placed, look: TileLook, camera: _Camera) -> None:
+def _sides(photo: np.ndarray, placed, look: TileLook, camera: BoardCamera) -> None:
     """The sides of raised tiles that face the camera, far tiles first."""
     eye = camera.position
     order = sorted(placed.items(), key=lambda item: -np.linalg.norm(np.array([*item[1][1], 0.0]) - eye))
