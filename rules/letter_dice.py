@@ -52,7 +52,7 @@ from rules.letter_dice_sets import DEFAULT_SHEET, DICE, JOKER
 from rules.lexicon import Lexicon, letters_of, normalise, spelling
 from rules.roll_words import letters_missing, words_from_roll
 from rules.scoring import WordScore
-from rules.sand_rounds import rounds_json, sand_deadline
+from rules.sand_rounds import NoRound, rounds_json, sand_deadline
 from rules.snapshot import COPIED, GROWN, KEPT, NESTED, OWN, Saving
 
 SCHEMAS: Schemas = {
@@ -73,12 +73,6 @@ class RowRejected(errors.Rejection):
     """A word that cannot go on that row: wrong length, a row used already, no such row."""
 
     rule = "not for this row"
-
-
-class NoRound(errors.Rejection):
-    """A word, or the end of a round, when no round is under way."""
-
-    rule = "no round under way"
 
 
 class BadRoll(errors.Rejection):

@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Protocol, Sequence
 
+from rules import errors
 from rules.game import Deadline
+
+
+class NoRound(errors.Rejection):
+    """A word, or the end of a round, when no round is under way."""
+
+    rule = "no round under way"
 
 
 class PlayersWord(Protocol):

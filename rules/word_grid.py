@@ -40,7 +40,7 @@ from rules.game import ANY_PIECES, Action, Deadline, Game, GameSetup, OptionFiel
 from rules.games import register_game
 from rules.lexicon import Lexicon, letters_of, spelling
 from rules.scoring import WordScore
-from rules.sand_rounds import rounds_json, sand_deadline
+from rules.sand_rounds import NoRound, rounds_json, sand_deadline
 from rules.snapshot import COPIED, GROWN, KEPT, OWN, Saving
 from rules.word_grid_dice import ALPHABETS, dice_for
 from rules.word_grid_tray import SEARCH_STEPS, TooHardToCheck, Tray
@@ -52,12 +52,6 @@ SCHEMAS: Schemas = {
     "time": ({}, {}),
     "end": ({}, {"player": TEXT}),
 }
-
-
-class NoRound(errors.Rejection):
-    """A word, or the end of a round, when no round is under way."""
-
-    rule = "no round under way"
 
 
 def points(letters: int) -> int:
