@@ -87,3 +87,18 @@ def test_straight_lines_take_no_lens():
     assert found.lens == 0.0 and found.straight is None
     k, gain = lens_of(shot.frame, shot.corners)
     assert abs(k) < 0.05 or gain > 0.95
+
+
+def test_the_tile_reader_sees_the_squares_through_the_lens():
+    # the top-down image the tiles are read from is straighter through the lens than through
+    # the four corners alone: nearer the same board's top-down image without a lens
+    from vision.tiles import TileReader, from_corners
+
+    shot = tile_scene(BOXED, WORDS, seed=114, style="commercial", fill=0.95, tilt_deg=10.0)
+    frame, _corners = _through_lens(shot.frame, shot.corners, -0.12)
+    located = TileReader(BOXED).locate(frame)
+    assert located.method == "grid" and located.lens < 0
+    truth = from_corners(shot.frame.shape, shot.corners, 15, 15, located.cell).warp(shot.frame).astype(np.float32)
+    straight = from_corners(frame.shape, located.corners, 15, 15, located.cell).warp(frame).astype(np.float32)
+    through = located.warp(frame).astype(np.float32)
+    assert np.abs(through - truth).mean() < 0.7 * np.abs(straight - truth).mean()
