@@ -110,6 +110,8 @@ LENS_LEAST, LENS_GAIN = 0.03, 0.99
 #: ... and the straight grid's outer lines are found this many squares off at their ends at least
 #: (:func:`bent_in`, either way), and at least LENS_BETTER squares less off through the lens
 LENS_ENDS, LENS_BETTER = 0.03, 0.005
+#: the lenses tried (either way, as the ends bend) when the lines are too hidden to measure one
+LENS_GUESSES = (0.05, 0.1)
 #: a line found further than this many squares off straight counts as this far (a tile's edge)
 LENS_CAP = 0.1
 
@@ -236,24 +238,41 @@ def _through_lens(small: np.ndarray, corners: np.ndarray, found: GridFound, rows
     """The grid at ``corners`` (shrunk-photo pixels) seen through the lens that straightens its
     lines (:func:`lens_of`), refined again through it, and the lens; None when the lines are
     straight enough (no lens at least :data:`LENS_LEAST` strong straightens them by
-    :data:`LENS_GAIN`) or the grid through the lens is less convincing than without it."""
+    :data:`LENS_GAIN`, or their ends are where straight lines put them) or the grid through the
+    lens is less convincing, or its outer lines' ends no nearer where the grid puts them
+    (:func:`bent_in`). Where the lines are too hidden (tiles on them) for the lens to be measured
+    but their ends are bent enough for the straight grid to be refused, the lenses of
+    :data:`LENS_GUESSES` that bend them that way are tried."""
     k, gain = lens_of(small, corners, rows, cols)
-    if abs(k) < LENS_LEAST or gain > LENS_GAIN:
-        return None
-    ends = abs(bent_in(small, corners, rows, cols))
+    signed = bent_in(small, corners, rows, cols)
+    ends = abs(signed)
     if not ends >= LENS_ENDS:
         return None                                    # the outer lines end where straight lines would
-    lens = Lens(k, small.shape[1], small.shape[0])
-    bent = _refine_and_check(small, lens.undistort(corners), rows, cols, layout, found.method, lens=lens)
-    if bent is None or not bent.convincing or bent.lines < found.lines - 0.05 or \
-            not abs(bent_in(small, bent.corners, rows, cols, lens)) < ends - LENS_BETTER:
+    if abs(k) >= LENS_LEAST and gain <= LENS_GAIN:
+        tried = [k]
+    elif ends > BENT_IN:
+        tried = [float(np.sign(signed)) * guess for guess in LENS_GUESSES]   # ends in: a barrel (k > 0)
+    else:
+        return None
+    chosen: tuple[float, GridFound, Lens] | None = None
+    for each in tried:
+        lens = Lens(each, small.shape[1], small.shape[0])
+        bent = _refine_and_check(small, lens.undistort(corners), rows, cols, layout, found.method, lens=lens)
+        if bent is None or not bent.convincing or bent.lines < found.lines - 0.05:
+            continue
+        off = abs(bent_in(small, bent.corners, rows, cols, lens))
+        if off < ends - LENS_BETTER and (chosen is None or off < chosen[0]):
+            chosen = off, bent, lens
+    if chosen is None:
         return None                                    # the lines' ends fit no better through the lens
+    off, bent, lens = chosen
     k2, _gain = lens_of(small, bent.corners, rows, cols, lens)   # once more, from the grid through the lens
-    if abs(k2 - k) > 0.005:
+    if abs(k2 - lens.k) > 0.005:
         again = Lens(k2, small.shape[1], small.shape[0])
         moved = _refine_and_check(small, again.undistort(lens.distort(bent.corners)), rows, cols, layout,
                                   found.method, refine=1, lens=again)
-        if moved is not None and moved.convincing and moved.lines >= bent.lines - 0.02:
+        if moved is not None and moved.convincing and moved.lines >= bent.lines - 0.02 and \
+                abs(bent_in(small, moved.corners, rows, cols, again)) <= off + LENS_BETTER:
             bent, lens = moved, again
     return GridFound(bent.corners, bent.lines, bent.weakest, bent.pattern, f"{found.method}+lens", bent.ends), lens
 
