@@ -2,7 +2,7 @@
 
 A boxed crossword board has no markers, but its grid is plain to see: two families of evenly
 spaced lines (``rows + 1`` and ``cols + 1`` of them) and, on most boards, a pattern of coloured
-premium squares. :func:`find_grid` looks for it in four steps, on the photo shrunk to
+premium squares. :func:`find_grid` looks for it in five steps, on the photo shrunk to
 :data:`WORK_SIDE` pixels:
 
 1. **Candidate planes.** The photo's line segments (OpenCV's LSD, on a contrast-evened copy)
@@ -25,10 +25,14 @@ premium squares. :func:`find_grid` looks for it in four steps, on the photo shru
    layout groups them (any palette, best of four turns, tiles on some squares tolerated). With
    none convincing, the likeliest grids are moved by up to :data:`SHIFT` squares each way and
    checked again. The best is kept; a photo where no candidate is convincing, or where the
-   grid's corners leave the photo, is refused (:class:`GridNotFound`), never guessed. So is a
-   grid found that its lines do not bear out everywhere: one quarter's lines found off where
-   the grid puts them (:func:`quarter_off`: a corner pulled off), or the outer lines bent in
-   at their ends (:func:`bent_in`: a lens's pincushion, which straight lines cannot follow).
+   grid's corners leave the photo, is refused (:class:`GridNotFound`), never guessed.
+5. **The lens.** A grid whose lines straighten through a lens's radial distortion
+   (:func:`lens_of`, :class:`vision.lens.Lens`) and whose outer lines' ends then fit better is
+   refined again through that lens; its corners are reported where they are seen
+   (:attr:`GridFound.lens`, :attr:`GridFound.straight`). A grid found that its lines do not
+   bear out everywhere is refused: one quarter's lines found off where the grid puts them
+   (:func:`quarter_off`: a corner pulled off), or the outer lines bent in or out at their ends
+   (:func:`bent_in`: a lens the grid could not follow).
 
 >>> import numpy as np
 >>> try:
@@ -99,8 +103,8 @@ OUTSIDE = 0.25
 #: many squares off where the grid puts them (a corner pulled a square or more off by the
 #: homography: the lines there are found at the edge of the search, or not at all)
 QUARTER_OFF = 0.15
-#: a grid found is refused when its outer lines are found this many squares inside it at their
-#: ends (:func:`bent_in`: a lens's pincushion)
+#: a grid found is refused when its outer lines are found this many squares inside or outside it
+#: at their ends (:func:`bent_in`: a lens's barrel or pincushion it could not follow)
 BENT_IN = 0.075
 #: the lens distortions tried (:func:`lens_of`): none to a strong phone lens's, either way
 LENS_TRIED = np.linspace(-0.16, 0.16, 33)
@@ -352,7 +356,8 @@ def quarter_off(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: in
     """How far off (squares) the grid at ``corners`` is from the lines seen in ``image``, in its
     worst quarter: each line is looked for up to 0.3 square either side of where the grid puts
     it, along each square's side, and the distances are averaged over each quarter's sides
-    where a line stands out (tiles hide some; a quarter where none does counts 0.3 square).
+    where a line stands out (tiles hide some; a quarter where none does counts 0.3 square). With
+    ``lens``, ``corners`` are in its undistorted view and the grid is seen through it.
 
     A grid that fits its lines everywhere stays under ~0.12; one whose corner the homography has
     pulled a square or more off (seen under a hand and glare, and on a small board) is found
@@ -388,8 +393,10 @@ def _halves(n: int) -> tuple[tuple[slice, slice], tuple[slice, slice]]:
 def bent_in(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 15, lens: Lens | None = None) -> float:
     """How far (squares) the grid's four outer lines are found inside where the grid at
     ``corners`` puts them at their ends (the two sides next to each corner), on average; NaN
-    where none is seen there. A lens's pincushion bends a board's outer lines in at their ends,
-    past what one homography fits: the corners found then lie outside the real ones.
+    where none is seen there (negative: outside). A lens's barrel bends a board's outer lines in
+    at their ends, past what one homography fits (the corners found then lie outside the real
+    ones), a pincushion out. With ``lens``, ``corners`` are in its undistorted view and the grid
+    is seen through it.
 
     >>> top = np.full((21 * CELL, 21 * CELL, 3), 230, np.uint8)
     >>> for k in range(16):
@@ -1030,4 +1037,4 @@ def _tile_like(apart: np.ndarray, classes: np.ndarray, typical: np.ndarray) -> n
     return (count >= 3) & (other > 0.5 * (1 - share))
 
 
-__all__ = ["find_grid", "GridFound", "GridNotFound", "bent_in", "corner_error", "quarter_off", "squareness"]
+__all__ = ["find_grid", "GridFound", "GridNotFound", "bent_in", "corner_error", "lens_of", "quarter_off", "squareness"]
