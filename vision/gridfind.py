@@ -2,7 +2,7 @@
 
 A boxed crossword board has no markers, but its grid is plain to see: two families of evenly
 spaced lines (``rows + 1`` and ``cols + 1`` of them) and, on most boards, a pattern of coloured
-premium squares. :func:`find_grid` looks for it in four steps, on the photo shrunk to
+premium squares. :func:`find_grid` looks for it in five steps, on the photo shrunk to
 :data:`WORK_SIDE` pixels:
 
 1. **Candidate planes.** The photo's line segments (OpenCV's LSD, on a contrast-evened copy)
@@ -25,10 +25,14 @@ premium squares. :func:`find_grid` looks for it in four steps, on the photo shru
    layout groups them (any palette, best of four turns, tiles on some squares tolerated). With
    none convincing, the likeliest grids are moved by up to :data:`SHIFT` squares each way and
    checked again. The best is kept; a photo where no candidate is convincing, or where the
-   grid's corners leave the photo, is refused (:class:`GridNotFound`), never guessed. So is a
-   grid found that its lines do not bear out everywhere: one quarter's lines found off where
-   the grid puts them (:func:`quarter_off`: a corner pulled off), or the outer lines bent in
-   at their ends (:func:`bent_in`: a lens's pincushion, which straight lines cannot follow).
+   grid's corners leave the photo, is refused (:class:`GridNotFound`), never guessed.
+5. **The lens.** A grid whose lines straighten through a lens's radial distortion
+   (:func:`lens_of`, :class:`vision.lens.Lens`) and whose outer lines' ends then fit better is
+   refined again through that lens; its corners are reported where they are seen
+   (:attr:`GridFound.lens`, :attr:`GridFound.straight`). A grid found that its lines do not
+   bear out everywhere is refused: one quarter's lines found off where the grid puts them
+   (:func:`quarter_off`: a corner pulled off), or the outer lines bent in or out at their ends
+   (:func:`bent_in`: a lens the grid could not follow).
 
 >>> import numpy as np
 >>> try:
@@ -46,6 +50,7 @@ import cv2
 import numpy as np
 
 from vision.errors import BoardNotFound
+from vision.lens import Lens, warp
 
 WORK_SIDE = 960  #: the photo is searched shrunk to this many pixels on its longer side
 SEGMENT_SIDE = 720  #: line segments are looked for at this size
@@ -98,9 +103,21 @@ OUTSIDE = 0.25
 #: many squares off where the grid puts them (a corner pulled a square or more off by the
 #: homography: the lines there are found at the edge of the search, or not at all)
 QUARTER_OFF = 0.15
-#: a grid found is refused when its outer lines are found this many squares inside it at their
-#: ends (:func:`bent_in`: a lens's pincushion)
+#: a grid found is refused when its outer lines are found this many squares inside or outside it
+#: at their ends (:func:`bent_in`: a lens's barrel or pincushion it could not follow)
 BENT_IN = 0.075
+#: the lens distortions tried (:func:`lens_of`): none to a strong phone lens's, either way
+LENS_TRIED = np.linspace(-0.16, 0.16, 33)
+#: a lens is taken into account when it is at least this strong and its lines straighten this
+#: much with it (their spread about straight lines, with it over without it)
+LENS_LEAST, LENS_GAIN = 0.03, 0.99
+#: ... and the straight grid's outer lines are found this many squares off at their ends at least
+#: (:func:`bent_in`, either way), and at least LENS_BETTER squares less off through the lens
+LENS_ENDS, LENS_BETTER = 0.03, 0.005
+#: the lenses tried (either way, as the ends bend) when the lines are too hidden to measure one
+LENS_GUESSES = (0.05, 0.1)
+#: a line found further than this many squares off straight counts as this far (a tile's edge)
+LENS_CAP = 0.1
 
 
 class GridNotFound(BoardNotFound):
@@ -119,6 +136,12 @@ class GridFound:
     pattern: float | None
     method: str
     ends: bool = True  #: the grid ends at its outer lines (no line goes on beyond them)
+    #: the lens's radial distortion the grid was found through (:class:`vision.lens.Lens` ``k``,
+    #: about the photo's middle; 0: its lines are straight)
+    lens: float = 0.0
+    #: with a lens: the grid's corners in its undistorted view (photo pixels), which one homography
+    #: maps to the grid; ``corners`` are where they are seen
+    straight: np.ndarray | None = None
 
     @property
     def score(self) -> float:
@@ -196,16 +219,66 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
         best = _shifts(small, tried, best, rows, cols, layout)
     if best is None or not best.convincing:
         raise GridNotFound(f"no grid of {rows}x{cols} squares was found in the photo (give its corners with --corners)")
-    corners = best.corners / scale
     best, corners = _polish(frame, small, scale, best, rows, cols, layout)
+    straight, lens = corners * scale, None                 # the grid in the shrunk photo's undistorted view
+    bent = _through_lens(small, straight, best, rows, cols, layout)
+    if bent is not None:
+        best, lens = bent
+        straight, corners = best.corners, lens.distort(best.corners) / scale
     margin = OUTSIDE * _square_side(corners, rows, cols)
     if (corners < -margin).any() or (corners[:, 0] > w + margin).any() or (corners[:, 1] > h + margin).any():
         raise GridNotFound("the grid runs out of the photo: take it again with the whole board in view")
-    if quarter_off(small, corners * scale, rows, cols) > QUARTER_OFF:
+    if quarter_off(small, straight, rows, cols, lens) > QUARTER_OFF:
         raise GridNotFound("the grid found does not fit the board's lines in one corner: take the photo again")
-    if bent_in(small, corners * scale, rows, cols) > BENT_IN:
+    if abs(bent_in(small, straight, rows, cols, lens)) > BENT_IN:
         raise GridNotFound("the board's lines are bent by the lens: take the photo again from further away")
-    return GridFound(_clockwise(corners), best.lines, best.weakest, best.pattern, best.method)
+    order = _clockwise_order(corners)
+    return GridFound(corners[order], best.lines, best.weakest, best.pattern, best.method,
+                     lens=0.0 if lens is None else lens.k, straight=None if lens is None else straight[order] / scale)
+
+
+def _through_lens(small: np.ndarray, corners: np.ndarray, found: GridFound, rows: int, cols: int,
+                  layout: np.ndarray | None) -> tuple[GridFound, Lens] | None:
+    """The grid at ``corners`` (shrunk-photo pixels) seen through the lens that straightens its
+    lines (:func:`lens_of`), refined again through it, and the lens; None when the lines are
+    straight enough (no lens at least :data:`LENS_LEAST` strong straightens them by
+    :data:`LENS_GAIN`, or their ends are where straight lines put them) or the grid through the
+    lens is less convincing, or its outer lines' ends no nearer where the grid puts them
+    (:func:`bent_in`). Where the lines are too hidden (tiles on them) for the lens to be measured
+    but their ends are bent enough for the straight grid to be refused, the lenses of
+    :data:`LENS_GUESSES` that bend them that way are tried."""
+    k, gain = lens_of(small, corners, rows, cols)
+    signed = bent_in(small, corners, rows, cols)
+    ends = abs(signed)
+    if not ends >= LENS_ENDS:
+        return None                                    # the outer lines end where straight lines would
+    if abs(k) >= LENS_LEAST and gain <= LENS_GAIN:
+        tried = [k]
+    elif ends > BENT_IN:
+        tried = [float(np.sign(signed)) * guess for guess in LENS_GUESSES]   # ends in: a barrel (k > 0)
+    else:
+        return None
+    chosen: tuple[float, GridFound, Lens] | None = None
+    for each in tried:
+        lens = Lens(each, small.shape[1], small.shape[0])
+        bent = _refine_and_check(small, lens.undistort(corners), rows, cols, layout, found.method, lens=lens)
+        if bent is None or not bent.convincing or bent.lines < found.lines - 0.05:
+            continue
+        off = abs(bent_in(small, bent.corners, rows, cols, lens))
+        if off < ends - LENS_BETTER and (chosen is None or off < chosen[0]):
+            chosen = off, bent, lens
+    if chosen is None:
+        return None                                    # the lines' ends fit no better through the lens
+    off, bent, lens = chosen
+    k2, _gain = lens_of(small, bent.corners, rows, cols, lens)   # once more, from the grid through the lens
+    if abs(k2 - lens.k) > 0.005:
+        again = Lens(k2, small.shape[1], small.shape[0])
+        moved = _refine_and_check(small, again.undistort(lens.distort(bent.corners)), rows, cols, layout,
+                                  found.method, refine=1, lens=again)
+        if moved is not None and moved.convincing and moved.lines >= bent.lines - 0.02 and \
+                abs(bent_in(small, moved.corners, rows, cols, again)) <= off + LENS_BETTER:
+            bent, lens = moved, again
+    return GridFound(bent.corners, bent.lines, bent.weakest, bent.pattern, f"{found.method}+lens", bent.ends), lens
 
 
 def _square_side(corners: np.ndarray, rows: int, cols: int) -> float:
@@ -279,11 +352,12 @@ def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, r
     return best
 
 
-def quarter_off(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 15) -> float:
+def quarter_off(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 15, lens: Lens | None = None) -> float:
     """How far off (squares) the grid at ``corners`` is from the lines seen in ``image``, in its
     worst quarter: each line is looked for up to 0.3 square either side of where the grid puts
     it, along each square's side, and the distances are averaged over each quarter's sides
-    where a line stands out (tiles hide some; a quarter where none does counts 0.3 square).
+    where a line stands out (tiles hide some; a quarter where none does counts 0.3 square). With
+    ``lens``, ``corners`` are in its undistorted view and the grid is seen through it.
 
     A grid that fits its lines everywhere stays under ~0.12; one whose corner the homography has
     pulled a square or more off (seen under a hand and glare, and on a small board) is found
@@ -299,7 +373,7 @@ def quarter_off(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: in
     >>> quarter_off(top, fits + np.array([[0, 0], [0, 0], [0, 0], [-1.5 * CELL, 0]])) > QUARTER_OFF
     True
     """
-    across, down = (np.abs(offsets) for offsets in _line_offsets(image, corners, rows, cols))
+    across, down = (np.abs(offsets) for offsets in _line_offsets(image, corners, rows, cols, lens))
     worst = 0.0
     for r_squares, r_lines in _halves(rows):
         for c_squares, c_lines in _halves(cols):
@@ -316,11 +390,13 @@ def _halves(n: int) -> tuple[tuple[slice, slice], tuple[slice, slice]]:
             (slice(n - n // 2, n), slice((n + 1) // 2, n + 1)))
 
 
-def bent_in(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 15) -> float:
+def bent_in(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 15, lens: Lens | None = None) -> float:
     """How far (squares) the grid's four outer lines are found inside where the grid at
     ``corners`` puts them at their ends (the two sides next to each corner), on average; NaN
-    where none is seen there. A lens's pincushion bends a board's outer lines in at their ends,
-    past what one homography fits: the corners found then lie outside the real ones.
+    where none is seen there (negative: outside). A lens's barrel bends a board's outer lines in
+    at their ends, past what one homography fits (the corners found then lie outside the real
+    ones), a pincushion out. With ``lens``, ``corners`` are in its undistorted view and the grid
+    is seen through it.
 
     >>> top = np.full((21 * CELL, 21 * CELL, 3), 230, np.uint8)
     >>> for k in range(16):
@@ -332,21 +408,79 @@ def bent_in(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 
     >>> bent_in(top, grid + np.array([[-3, -3], [3, -3], [3, 3], [-3, 3]])) > BENT_IN
     True
     """
-    across, down = _line_offsets(image, corners, rows, cols)
+    across, down = _line_offsets(image, corners, rows, cols, lens)
     ends = [0, 1, rows - 2, rows - 1], [0, 1, cols - 2, cols - 1]
     inward = np.concatenate([across[ends[0], 0], -across[ends[0], cols], down[ends[1], 0], -down[ends[1], rows]])
     inward = inward[np.isfinite(inward)]
     return float(inward.mean()) / CELL if len(inward) else float("nan")
 
 
-def _line_offsets(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+def lens_of(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 15,
+            lens: Lens | None = None) -> tuple[float, float]:
+    """The lens's radial distortion (:class:`vision.lens.Lens` ``k``, about ``image``'s middle)
+    that makes the grid's lines straightest, and how much straighter (the lines' spread about
+    straight with it over without it; 1.0 when nothing is gained). The lines are found square
+    by square near the grid at ``corners`` (in ``lens``'s undistorted view, if given), and each
+    ``k`` of :data:`LENS_TRIED` is tried on them: the one whose lines fit straight lines best.
+
+    >>> top = np.full((21 * CELL, 21 * CELL, 3), 230, np.uint8)
+    >>> for k in range(16):
+    ...     _ = cv2.line(top, ((k + PAD) * CELL, PAD * CELL), ((k + PAD) * CELL, 18 * CELL), (40, 40, 40), 1)
+    ...     _ = cv2.line(top, (PAD * CELL, (k + PAD) * CELL), (18 * CELL, (k + PAD) * CELL), (40, 40, 40), 1)
+    >>> k, gain = lens_of(top, _grid(15, 15).astype(np.float64))
+    >>> abs(k) < LENS_LEAST
+    True
+    """
+    h_img, w_img = image.shape[:2]
+    size = ((cols + 2 * PAD) * CELL, (rows + 2 * PAD) * CELL)
+    h = _canonical(corners, rows, cols)
+    gx, gy = _edges(warp(image, h, size, lens))
+    points, ids = [], []
+    for g, lines, along, across in ((gx, cols + 1, rows, True), (gy.T, rows + 1, cols, False)):
+        found, good = _line_points(g, lines, along)
+        at = np.broadcast_to(((np.arange(along) + PAD + 0.5) * CELL)[:, None], found.shape)
+        xy = np.stack([found, at] if across else [at, found], -1)
+        points.append(xy[good])
+        ids.append(np.broadcast_to(np.arange(lines) + (0 if across else cols + 1), found.shape)[good])
+    xy, line = np.concatenate(points), np.concatenate(ids)
+    seen = cv2.perspectiveTransform(xy.reshape(-1, 1, 2).astype(np.float64), np.linalg.inv(h)).reshape(-1, 2)
+    if lens is not None:
+        seen = lens.distort(seen)
+    if len(seen) < 40:
+        return 0.0, 1.0
+    cap = (LENS_CAP * _square_side(corners, rows, cols)) ** 2
+    count = np.bincount(line, minlength=rows + cols + 2).astype(np.float64)
+    spread = []
+    for k in LENS_TRIED:
+        u = Lens(float(k), w_img, h_img).undistort(seen)
+        mean = np.stack([np.bincount(line, u[:, i], len(count)) for i in (0, 1)], 1) / np.maximum(count, 1)[:, None]
+        c = u - mean[line]
+        sxx, syy, sxy = (np.bincount(line, a * b, len(count)) for a, b in ((c[:, 0], c[:, 0]), (c[:, 1], c[:, 1]),
+                                                                             (c[:, 0], c[:, 1])))
+        angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)          # each line's direction; the normal across it
+        normal = np.stack([-np.sin(angle), np.cos(angle)], 1)[line]
+        off = (c * normal).sum(1)
+        spread.append(float(np.minimum(off * off, cap)[count[line] >= 5].sum()))
+    best = int(np.argmin(spread))
+    k = float(LENS_TRIED[best])
+    if 0 < best < len(spread) - 1:                            # between the tried values
+        left, mid, right = spread[best - 1], spread[best], spread[best + 1]
+        den = left - 2 * mid + right
+        if den > 0:
+            k += 0.5 * (left - right) / den * float(LENS_TRIED[1] - LENS_TRIED[0])
+    straight = spread[int(np.argmin(np.abs(LENS_TRIED)))]
+    return k, spread[best] / straight if straight > 0 else 1.0
+
+
+def _line_offsets(image: np.ndarray, corners: np.ndarray, rows: int, cols: int,
+                  lens: Lens | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The grid at ``corners`` seen square by square (:data:`CELL` pixels a square): how many
     pixels from its place each grid line is found standing out along each square's side (up to
     0.3 square either side, + right or down; NaN on a side where none stands out), for the
     vertical lines (rows' squares, ``cols + 1`` lines) and the horizontal ones (cols' squares,
     ``rows + 1`` lines)."""
     size = ((cols + 2 * PAD) * CELL, (rows + 2 * PAD) * CELL)
-    top = cv2.warpPerspective(image, _canonical(corners, rows, cols), size, flags=cv2.INTER_LINEAR)
+    top = warp(image, _canonical(corners, rows, cols), size, lens)
     gx, gy = _edges(top)
     return _offsets(gx, cols + 1, rows), _offsets(gy.T, rows + 1, cols)
 
@@ -375,11 +509,15 @@ def _line_peaks(g: np.ndarray, lines: int, along: int):
 
 def _clockwise(corners: np.ndarray) -> np.ndarray:
     """Four corners clockwise as seen (y down), from the one nearest the photo's top-left."""
+    return corners[_clockwise_order(corners)]
+
+
+def _clockwise_order(corners: np.ndarray) -> np.ndarray:
+    """The order that puts four corners clockwise as seen, from the one nearest the top-left."""
     middle = corners.mean(0)
-    angle = np.arctan2(corners[:, 1] - middle[1], corners[:, 0] - middle[0])
-    ordered = corners[np.argsort(angle)]
-    start = int(np.argmin(ordered.sum(1)))
-    return np.roll(ordered, -start, axis=0)
+    order = np.argsort(np.arctan2(corners[:, 1] - middle[1], corners[:, 0] - middle[0]))
+    start = int(np.argmin(corners[order].sum(1)))
+    return np.roll(order, -start)
 
 
 def corner_error(found: np.ndarray, truth: np.ndarray, rows: int = 15, cols: int = 15) -> float:
@@ -687,9 +825,10 @@ def _canonical(corners: np.ndarray, rows: int, cols: int, cell: int = CELL) -> n
 
 
 def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: int,
-                      layout: np.ndarray | None, method: str, refine: int = 2) -> GridFound | None:
+                      layout: np.ndarray | None, method: str, refine: int = 2, lens: Lens | None = None) -> GridFound | None:
     """The candidate grid at ``corners`` refined ``refine`` times, then scored; None when it is
-    no grid."""
+    no grid. With a ``lens``, ``corners`` are in its undistorted view, and the grid is seen
+    through it."""
     area = cv2.contourArea(corners.astype(np.float32))
     if not np.isfinite(corners).all() or area < 0.02 * small.shape[0] * small.shape[1] or \
             not cv2.isContourConvex(corners.astype(np.float32)) or \
@@ -699,7 +838,7 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
     size = ((cols + 2 * PAD) * cell, (rows + 2 * PAD) * cell)
     for _ in range(refine):
         h = _canonical(corners, rows, cols)
-        top = cv2.warpPerspective(small, h, size, flags=cv2.INTER_LINEAR)
+        top = warp(small, h, size, lens)
         gx, gy = _edges(top)
         fix = _line_fit(gx, gy, rows, cols)
         if fix is None:
@@ -711,7 +850,7 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
             break                                        # lines found again far off: glare, a hand, tiles
         corners = moved
     h = _canonical(corners, rows, cols, cell)
-    top = cv2.warpPerspective(small, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    top = warp(small, h, size, lens)
     gx, gy = _edges(top)
     share, weakest, ends = _support(gx, gy, rows, cols, cell)
     pattern = None if layout is None else _pattern(top, layout)
@@ -777,14 +916,7 @@ def _side_values(g: np.ndarray, xs: np.ndarray, along: int, cell: int = CELL) ->
 
 def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float] | None]:
     """Each line ``k`` (x = a + b*y in ``g``'s axes) fitted through its peaks side by side."""
-    offsets, xs, prof, j, peak, stands_out = _line_peaks(g, lines, along)
-    good = stands_out & (j > 0) & (j < len(offsets) - 1)
-    jj = np.clip(j, 1, len(offsets) - 2)
-    left = np.take_along_axis(prof, (jj - 1)[..., None], 2)[..., 0]
-    right = np.take_along_axis(prof, (jj + 1)[..., None], 2)[..., 0]
-    den = left - 2 * peak + right
-    sub = np.where(den < 0, 0.5 * (left - right) / np.where(den < 0, den, -1), 0.0)
-    found_x = xs[None, :, 0] + j + sub                      # (along, lines)
+    found_x, good = _line_points(g, lines, along)
     ys = ((np.arange(along) + PAD + 0.5) * CELL)[:, None]
     keep = good.copy()
     for _ in range(2):                                       # fitted, the far-off peaks left out, fitted again
@@ -795,6 +927,20 @@ def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float
     a, b = _straight(ys, found_x, keep)
     usable = (good.sum(0) >= max(3, along // 3)) & (keep.sum(0) >= 3) & np.isfinite(a) & np.isfinite(b)
     return [(float(a[k]), float(b[k])) if usable[k] else None for k in range(lines)]
+
+
+def _line_points(g: np.ndarray, lines: int, along: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where each of ``lines`` canonical grid lines is found beside each of ``along`` squares
+    (x in ``g``'s axes, to a tenth of a pixel: (along, lines)), and whether it stands out there
+    (not at the search's edge)."""
+    offsets, xs, prof, j, peak, stands_out = _line_peaks(g, lines, along)
+    good = stands_out & (j > 0) & (j < len(offsets) - 1)
+    jj = np.clip(j, 1, len(offsets) - 2)
+    left = np.take_along_axis(prof, (jj - 1)[..., None], 2)[..., 0]
+    right = np.take_along_axis(prof, (jj + 1)[..., None], 2)[..., 0]
+    den = left - 2 * peak + right
+    sub = np.where(den < 0, 0.5 * (left - right) / np.where(den < 0, den, -1), 0.0)
+    return xs[None, :, 0] + j + sub, good
 
 
 def _straight(ys: np.ndarray, xs: np.ndarray, use: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -891,4 +1037,4 @@ def _tile_like(apart: np.ndarray, classes: np.ndarray, typical: np.ndarray) -> n
     return (count >= 3) & (other > 0.5 * (1 - share))
 
 
-__all__ = ["find_grid", "GridFound", "GridNotFound", "bent_in", "corner_error", "quarter_off", "squareness"]
+__all__ = ["find_grid", "GridFound", "GridNotFound", "bent_in", "corner_error", "lens_of", "quarter_off", "squareness"]

@@ -44,6 +44,9 @@ class Located:
     rows: int = 0
     cols: int = 0
     corners: Any = field(default=None, repr=False)  #: grid corners in the frame (TL, TR, BR, BL), an (4, 2) array
+    #: the lens's radial distortion (:class:`vision.lens.Lens` ``k``; 0: none): with one,
+    #: ``homography`` maps the frame as the lens would have shown it without distortion
+    lens: float = 0.0
 
     @property
     def canonical_size(self) -> tuple[int, int]:
@@ -51,7 +54,12 @@ class Located:
         return (int(round((self.cols + 2 * MARGIN) * self.cell)), int(round((self.rows + 2 * MARGIN) * self.cell)))
 
     def warp(self, frame: np.ndarray) -> np.ndarray:
-        """The canonical top-down image of the board."""
+        """The canonical top-down image of the board (through the lens, if any)."""
+        if self.lens:
+            from vision.lens import Lens, warp
+
+            h, w = frame.shape[:2]
+            return warp(frame, self.homography, self.canonical_size, Lens(self.lens, w, h), border=cv2.BORDER_REPLICATE)
         return cv2.warpPerspective(frame, self.homography, self.canonical_size, flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
 

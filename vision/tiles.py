@@ -249,6 +249,11 @@ class TileReader:
         found = find_grid(check_frame(frame), rows, cols, self.board.layers.get("premiums"))
         located = from_corners(frame.shape, found.corners, rows, cols, self.cell)
         located.method = "grid"
+        if found.straight is not None:                   # seen through a lens: the squares are read through it
+            seen_to_straight = cv2.getPerspectiveTransform(found.corners.astype(np.float32),
+                                                           found.straight.astype(np.float32))
+            located.homography = located.homography @ np.linalg.inv(seen_to_straight)
+            located.lens = found.lens
         return located
 
     def read(self, frame: np.ndarray, located: Located | None = None) -> TilesRead:

@@ -144,3 +144,12 @@ def test_a_photo_cropped_to_the_grid_is_read_and_one_cut_by_a_square_is_not():
     cut = crop[: side - side // 15]                              # the bottom row of squares cut off
     with pytest.raises(GridNotFound):
         find_grid(cut, 15, 15, PREMIUMS)
+
+
+def test_outer_lines_found_outside_the_grid_at_their_ends_measure_negative():
+    # a pincushion's outer lines reach out at their ends: refused the same way (either sign)
+    from vision.gridfind import BENT_IN, bent_in
+
+    shot = tile_scene(BOXED, WORDS, seed=102, style="commercial")
+    inward = _moved(shot.corners, np.array([[0.2, 0.2], [-0.2, 0.2], [-0.2, -0.2], [0.2, -0.2]]))
+    assert bent_in(shot.frame, inward) < -BENT_IN

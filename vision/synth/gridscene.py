@@ -392,8 +392,8 @@ def _light(photo: np.ndarray, rng: np.random.Generator, strong: bool) -> np.ndar
 
 
 def _lens(photo: np.ndarray, corners: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
-    """The photo through a lens with radial distortion ``k`` (negative: barrel), and where the
-    grid's corners land in it."""
+    """The photo through a lens with radial distortion ``k`` (negative: pincushion, positive:
+    barrel; the model of :class:`vision.lens.Lens`), and where the grid's corners land in it."""
     h, w = photo.shape[:2]
     c = np.array([w / 2, h / 2])
     r0 = np.hypot(w, h) / 2
