@@ -18,6 +18,8 @@ SCENES = 60
 PER_SCENE = 60
 #: scenes of everyday words on the 15x15 board (7 words a scene)
 WORD_SCENES = 60
+#: thresholds on the acceptance's score for the trade-off lines
+TRADEOFF = (0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995)
 
 
 def measure_letters(boards: list, quick: bool, log: Callable[[str], None]) -> dict[str, Any]:
@@ -120,13 +122,26 @@ def measure_words(board, quick: bool, log: Callable[[str], None], scenes: int = 
         return {"not_measured": "no Ukrainian word frequencies (wordfreq)"}
     held = ukrainian_letters(held_out=True)
     refused = [0]
+    judged: list[tuple[float, bool]] = []  # (the acceptance's score, right); a square read empty: (1.0, wrong)
+
+    def each(reader, read, word, squares) -> None:
+        found = next((w for w in read.words if w.squares == squares), None)
+        if found is None:
+            judged.append((1.0, False))
+        else:
+            judged.append((reader.acceptance.right_probability(found) if found.in_lexicon else 0.0, found.text == word))
+
     right, raw_right, total, asked, taken_right = word_scenes(board, held, everyday, 2 if quick else scenes, rng,
                                                               index, log, refused=refused, language="uk",
-                                                              marker=TABLE_HAND)
+                                                              marker=TABLE_HAND, each=each)
+    tradeoff = []
+    for t in TRADEOFF:
+        taken = [ok for p, ok in judged if p >= t]
+        tradeoff.append((t, 1 - len(taken) / max(1, len(judged)), sum(taken) / max(1, len(taken)), len(taken) - sum(taken)))
     return {"words_read": total, "word_accuracy": right / max(1, total), "word_accuracy_95ci": wilson(right, total),
             "word_accuracy_without_lexicon": raw_right / max(1, total), "words_asked": asked,
             "asked_share": asked / max(1, total), "accepted_words_right": taken_right / max(1, total - asked),
-            "accepted_words_wrong": total - asked - taken_right, "words_refused": refused[0],
+            "accepted_words_wrong": total - asked - taken_right, "words_refused": refused[0], "tradeoff": tradeoff,
             "acceptance": BoardReader(board, language="uk").acceptance.source}
 
 
@@ -172,6 +187,9 @@ def print_word_lines(words: dict[str, Any]) -> None:
     report_line("  words in reads refused (glare, blur: nothing written)", words["words_refused"], fmt="{}")
     print(f"    (held-out CoMNIST writers at a marker's width, 15x15 board; taken without asking by: "
           f"{words['acceptance']})")
+    print("    asked against taken right, at other thresholds on the acceptance's score:")
+    for t, asked, right, wrong in words["tradeoff"]:
+        report_line(f"    accept at >= {t:g}: asked / taken right", f"{asked:.3f} / {right:.4f} ({wrong} wrong)")
 
 
 def print_done_means(uk: dict[str, Any]) -> None:
