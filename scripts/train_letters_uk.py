@@ -2,8 +2,8 @@
 """Train the Ukrainian letter network (``vision/models/letters-uk.onnx``, CC BY-SA 4.0: it learns
 from CoMNIST) on the 33 Ukrainian capitals.
 
-    .venv/bin/python scripts/train_letters_uk.py --cache .cache/letters-uk   # the shipped model
-    .venv/bin/python scripts/train_letters_uk.py --cache .cache/letters-uk --held-out   # and its held-out figures
+    .venv/bin/python scripts/train_letters_uk.py --cache /tmp/letters-uk    # the shipped model
+    .venv/bin/python scripts/train_letters_uk.py --cache /tmp/letters-uk --held-out   # and its held-out figures
 
 The letters are CoMNIST's images of the *training* sessions, with Ґ Є І Ї made from real letters
 (:mod:`vision.synth.cyrillic`). The training sessions are cut once more
