@@ -4,6 +4,7 @@ network, on the tuning writers: the tenth of the training contributors' writers 
 ``scripts/train_letters.py`` keeps apart (never the held-out ones the benchmark reads).
 
     .venv/bin/python scripts/fit_accept.py [--scenes 320] [--target 0.995] [--dry-run] [--cache FILE]
+    .venv/bin/python scripts/fit_accept.py --language uk    # the Ukrainian network (letters-uk.accept.json)
 
 Words (half drawn from the dictionary's common words, half from all its 3-7 letter words) are
 written by those writers on the 15x15 board and read in full (camera scene, cells, letters,
@@ -14,7 +15,9 @@ so is a threshold on the posterior share alone, and the share alone is kept unle
 about :data:`MIN_GAIN` fewer words. The same is done with the letters' log-probabilities divided by each of :data:`TEMPERATURES`
 before decoding (kept on the same terms against temperature 1). The trade-off (share asked
 against accepted words right) is printed for other thresholds, and
-the result is written beside the network (``vision/models/letters.accept.json``) with the
+the result is written beside the network (``vision/models/letters.accept.json``; with
+``--language uk``, fitted on the tuning run of CoMNIST's training sessions that
+``scripts/train_letters_uk.py`` keeps apart, ``letters-uk.accept.json``) with the
 network's SHA-256: re-run after retraining the network (the reader falls back to asking below
 ``vision.words.CONFIRM_BELOW`` when the file is for another network).
 """
@@ -90,16 +93,17 @@ def tradeoff(prob: np.ndarray, right: np.ndarray, thresholds) -> list[tuple[floa
     return out
 
 
-def collect(data, scenes: int, seed: int, language: str = "en") -> tuple[list[np.ndarray], list[str], object]:
+def collect(data, scenes: int, seed: int, language: str = "en", marker=None) -> tuple[list[np.ndarray], list[str], object]:
     """The letter log-probabilities of each word ``data``'s writers wrote in ``scenes`` scenes
-    and was read as a run of its own squares, the words, and the dictionary index."""
+    and was read as a run of its own squares, the words, and the dictionary index (``marker``:
+    letter images re-drawn at a marker's width, :func:`tabletop.benchmarks.scenes.word_scenes`)."""
     from tabletop.benchmarks.scenes import board_15, common_draw, word_scenes
     from tabletop.lexicons import builtin_lexicon, reading_index
 
     index = reading_index(builtin_lexicon(language), language)
     rng = np.random.default_rng(seed)
     pool = [w for n in range(3, 8) for w in index.words(n)]
-    everyday = common_draw(pool, 4000, rng) or []
+    everyday = common_draw(pool, 4000, rng, language) or []
     dictionary = [pool[i] for i in rng.choice(len(pool), 4000, replace=False)]
     logps: list[np.ndarray] = []
     written: list[str] = []
@@ -112,7 +116,8 @@ def collect(data, scenes: int, seed: int, language: str = "en") -> tuple[list[np
     refused = [0]  # words of reads the reader refuses (glare, blur): the table takes nothing from them
     for words, part in ((everyday, scenes // 2), (dictionary, scenes - scenes // 2)):
         if words:
-            word_scenes(board_15(), data, words, part, rng, index, lambda *a: None, each=keep, refused=refused)
+            word_scenes(board_15(), data, words, part, rng, index, lambda *a: None, each=keep, refused=refused,
+                        language=language, marker=marker)
     print(f"{refused[0]} words in reads refused as unreadable, left out")
     return logps, written, index
 
@@ -132,26 +137,48 @@ def judge(logps: list[np.ndarray], written: list[str], index, temperature: float
     return np.array(rows), np.array(shares), np.array(right, bool)
 
 
+def tuning_writers(language: str, seed: int):
+    """The tuning writers' letters of ``language``: for ``en`` the tenth of the training
+    contributors' writers that ``scripts/train_letters.py`` keeps apart; for ``uk`` the tuning run
+    of CoMNIST's training sessions (:func:`vision.synth.cyrillic.tuning_split`, with the Latin
+    tuning writers' І and Ї), which ``scripts/train_letters_uk.py`` keeps apart."""
+    if language == "uk":
+        from vision.synth.cyrillic import tuning_split
+
+        return tuning_split(seed=seed)[1]
+    return split_writers(load_handwriting(DEFAULT_PATHS).of(TRAINING_CONTRIBUTORS), 0.1, seed)[1]
+
+
 def main(argv=None) -> int:
-    from vision.letters import MODEL_PATH
+    from vision.letters import MODELS
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--language", default="en", choices=sorted(MODELS),
+                    help="whose letter network and dictionary (uk: CoMNIST's tuning sessions, letters at a "
+                         "marker's width)")
     ap.add_argument("--scenes", type=int, default=320, help="word scenes (7 words each)")
     ap.add_argument("--target", type=float, default=0.995, help="share of accepted words that must be right")
     ap.add_argument("--seed", type=int, default=2026, help="the seed train_letters.py split the writers with")
-    ap.add_argument("--model", default=str(MODEL_PATH))
+    ap.add_argument("--model", default=None, help="the letter network (default: the language's shipped one)")
     ap.add_argument("--dry-run", action="store_true", help="print, write nothing")
     ap.add_argument("--cache", help="keep the words read in this .npz (and read them from it the next time)")
     args = ap.parse_args(argv)
-    _learn, tuning = split_writers(load_handwriting(DEFAULT_PATHS).of(TRAINING_CONTRIBUTORS), 0.1, args.seed)
+    if args.model is None:
+        args.model = str(MODELS[args.language][0])
+    tuning = tuning_writers(args.language, args.seed)
     if args.cache and pathlib.Path(args.cache).is_file():
         from tabletop.lexicons import builtin_lexicon, reading_index
 
         kept = np.load(args.cache, allow_pickle=False)
         logps = [kept[f"logp{k}"] for k in range(len(kept["words"]))]
-        written, index = [str(w) for w in kept["words"]], reading_index(builtin_lexicon("en"), "en")
+        written, index = [str(w) for w in kept["words"]], reading_index(builtin_lexicon(args.language), args.language)
     else:
-        logps, written, index = collect(tuning, args.scenes, 99)
+        marker = None
+        if args.language == "uk":
+            from vision.synth.handwriting import TABLE_HAND
+
+            marker = TABLE_HAND
+        logps, written, index = collect(tuning, args.scenes, 99, args.language, marker)
         if args.cache:
             np.savez(args.cache, words=np.array(written), **{f"logp{k}": lp for k, lp in enumerate(logps)})
     print(f"{len(written)} words of {len(set(tuning.writer))} tuning writers read as runs of their squares")
@@ -185,8 +212,9 @@ def main(argv=None) -> int:
     (asked, _rank), model, taken, right = best
     print(f"kept: temperature {model.temperature}, " + ("the share alone at " + f"{model.min_share:.4f}" if not model.weights
                                                          else f"the model at {model.accept_at:.4f}") + f" (asks {asked:.3f})")
+    flag = "" if args.language == "en" else f"--language {args.language} "
     notes = {"fitted_on": f"{len(written)} words of the {len(set(tuning.writer))} tuning writers (scripts/fit_accept.py "
-                          f"--scenes {args.scenes}), never the held-out ones",
+                          f"{flag}--scenes {args.scenes}), never the held-out ones",
              "tuning_asked": asked, "tuning_accepted_right": round(float(right[taken].mean()) if taken.any() else 1.0, 4),
              "target": args.target}
     data = model.to_json(file_sha256(args.model), notes)

@@ -2,19 +2,30 @@
 """Train the Ukrainian letter network (``vision/models/letters-uk.onnx``, CC BY-SA 4.0: it learns
 from CoMNIST) on the 33 Ukrainian capitals.
 
-    .venv/bin/python scripts/train_letters_uk.py          # the shipped model (the defaults made it)
+    .venv/bin/python scripts/train_letters_uk.py --cache /tmp/letters-uk    # the shipped model
+    .venv/bin/python scripts/train_letters_uk.py --cache /tmp/letters-uk --held-out   # and its held-out figures
 
 The letters are CoMNIST's images of the *training* sessions, with Ґ Є І Ї made from real letters
-(:mod:`vision.synth.cyrillic`); the held-out sessions of ``vision/synth/comnist-split.txt`` (and
-their guard sessions) are never read here except to report on: a tenth of the training sessions
-is kept apart to fit the softmax temperature on. Each letter is written ``--passes`` times on a
-built-in board, photographed by the scene simulator (perspective, light, glare, blur, noise) and
-cut out by the reader itself, exactly as the Latin network's training does
-(``scripts/train_letters.py``, whose network, augmentation and export this script shares).
+(:mod:`vision.synth.cyrillic`). The training sessions are cut once more
+(:func:`vision.synth.cyrillic.tuning_split`): a run of about a tenth of them (and the Latin
+tuning writers' I for І and Ї) is the *tuning* set, on which recipes are compared and the softmax
+temperature is fitted; the held-out sessions of ``vision/synth/comnist-split.txt`` are read only
+with ``--held-out``, to report on.
 
-At the end it reports, on the held-out writers, the share of letters read right: isolated (the
-CoMNIST image normalised as the reader normalises a square's ink) and in camera scenes, per
-letter, with the constructed letters apart.
+Each letter is written ``--passes`` times on a built-in board, photographed by the scene
+simulator (perspective, light, glare, blur, noise) and cut out by the reader itself, as the Latin
+network's training does (``scripts/train_letters.py``, whose network, augmentation and export this
+script shares). Half the passes draw CoMNIST's lines as they were drawn (a finger's or mouse's
+thin brush), half re-draw them at a marker's width (:func:`vision.synth.cyrillic.at_width`), so the
+network reads both. The recorded Latin capitals of the training contributors that are drawn like a
+Ukrainian letter (А В Е К М Н О Р С Т Х, pen strokes as marker ink) are added as that letter
+(``--homoglyphs``). The cut-outs are rendered once and kept (``--cache``); the network then learns
+from them for many epochs with cheap augmentations (:func:`train_letters.augment`), label
+smoothing, AdamW and a one-cycle schedule.
+
+At the end it reports the tuning sessions' letters read right in camera scenes, as drawn and at a
+marker's width, per letter (and, with ``--held-out``, the same for the held-out writers, isolated
+and in scenes), with the constructed letters apart.
 """
 
 from __future__ import annotations
@@ -35,27 +46,73 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from train_letters import (BOARDS, _reader, _run_jobs, accuracy, confusions, export, fit_temperature, logits,  # noqa: E402
                            train)
 from vision.letters import UK_ALPHABET, UK_MODEL_PATH, normalise  # noqa: E402
-from vision.synth.cyrillic import CONSTRUCTED, LetterImages, ukrainian_letters  # noqa: E402
+from vision.synth.cyrillic import CONSTRUCTED, LetterImages, tuning_split, ukrainian_letters  # noqa: E402
+
+#: the Latin capitals drawn exactly like a Ukrainian one: recorded pen strokes of these Latin
+#: letters (UNIPEN, UJI) are written as the Ukrainian letter too
+HOMOGLYPHS = {"A": "А", "B": "В", "C": "С", "E": "Е", "H": "Н", "K": "К", "M": "М", "O": "О", "P": "Р", "T": "Т",
+              "X": "Х"}
+
+
+class MixedQueue:
+    """An ink renderer writing, in order, letter images (:class:`vision.synth.cyrillic.ImageQueue`,
+    re-drawn at a marker's width when ``marker`` is set) and recorded pen strokes (a list of strokes)."""
+
+    def __init__(self, items, marker: bool):
+        from vision.synth.cyrillic import ImageQueue
+        from vision.synth.handwriting import TABLE_HAND
+
+        self.items = list(items)
+        self.images = ImageQueue([], TABLE_HAND if marker else None)
+
+    def __call__(self, letter: str, size: int, rng: np.random.Generator) -> np.ndarray:
+        from vision.synth.realdata import render_sample
+
+        item = self.items.pop(0)
+        if isinstance(item, np.ndarray):
+            self.images.images.append(item)
+            return self.images(letter, size, rng)
+        return render_sample(item, size, rng)
 
 
 def _scene_job(job) -> tuple[np.ndarray, np.ndarray]:
-    """One photographed board of letter images."""
-    seed, letters, images = job
-    from vision.synth.cyrillic import ImageQueue
+    """One photographed board of letter images (and pen strokes)."""
+    seed, letters, items, marker = job
     from vision.synth.letterdata import scene_letter_images
 
-    return scene_letter_images(_reader(BOARDS[seed % len(BOARDS)]), letters, seed, ImageQueue(images), UK_ALPHABET)
+    return scene_letter_images(_reader(BOARDS[seed % len(BOARDS)]), letters, seed, MixedQueue(items, marker), UK_ALPHABET)
 
 
-def scene_set(data: LetterImages, passes: int, seed: int, workers: int, log=print) -> tuple[np.ndarray, np.ndarray]:
-    """Every letter of ``data`` written ``passes`` times, each time in another scene."""
+def scene_set(labels: np.ndarray, items: list, passes: int, seed: int, workers: int, log=print,
+              marker: tuple[bool, ...] = (False,)) -> tuple[np.ndarray, np.ndarray]:
+    """Every letter of ``labels`` (its image or pen strokes in ``items``) written ``passes`` times,
+    each time in another scene; pass ``p`` re-draws the images at a marker's width when
+    ``marker[p % len(marker)]``."""
     jobs = []
     for p in range(passes):
-        order = np.random.default_rng([seed, p]).permutation(len(data))
+        order = np.random.default_rng([seed, p]).permutation(len(labels))
         for k in range(0, len(order), 120):
             part = order[k:k + 120]
-            jobs.append((seed * 7919 + p * 100_003 + k, "".join(data.labels[part]), data.images[part]))
+            jobs.append((seed * 7919 + p * 100_003 + k, "".join(labels[part]), [items[i] for i in part],
+                         marker[p % len(marker)]))
     return _run_jobs(_scene_job, jobs, workers, log)
+
+
+def homoglyph_strokes(most: int, seed: int) -> tuple[np.ndarray, list]:
+    """(letters, strokes): the Latin training contributors' recorded capitals drawn like a
+    Ukrainian one, as that Ukrainian letter, at most ``most`` of each (their tuning writers left out)."""
+    from train_letters import split_writers
+    from vision.synth.realdata import TRAINING_CONTRIBUTORS, load_handwriting
+
+    data, _tuning = split_writers(load_handwriting().of(TRAINING_CONTRIBUTORS), 0.1, seed)
+    rng = np.random.default_rng([seed, 9])
+    letters, strokes = [], []
+    for latin, cyr in HOMOGLYPHS.items():
+        idx = np.nonzero(data.labels == latin)[0]
+        for i in rng.choice(idx, min(most, len(idx)), replace=False):
+            letters.append(cyr)
+            strokes.append(data.strokes[i])
+    return np.array(letters), strokes
 
 
 def isolated_set(data: LetterImages) -> tuple[np.ndarray, np.ndarray]:
@@ -91,41 +148,80 @@ def report(name: str, table: dict[str, tuple[int, int]]) -> None:
     print("  " + " ".join(f"{ch} {v[0] / v[1]:.3f}" for ch, v in table.items()))
 
 
+def cached(path: pathlib.Path | None, make, log=print) -> tuple[np.ndarray, np.ndarray]:
+    """``make()``'s (images, labels), kept in ``path`` (.npz) and read from it the next time."""
+    if path is not None and path.is_file():
+        with np.load(path) as kept:
+            return kept["x"], kept["y"]
+    x, y = make()
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, x=x, y=y)
+        log(f"kept {len(y)} images in {path}")
+    return x, y
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(UK_MODEL_PATH))
-    ap.add_argument("--passes", type=int, default=4, help="times each training letter is written into a scene")
-    ap.add_argument("--epochs", type=int, default=15)
+    ap.add_argument("--passes", type=int, default=6, help="times each training letter is written into a scene "
+                    "(alternately as drawn and at a marker's width)")
+    ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--width", type=int, default=32, help="channels of the first convolution")
+    ap.add_argument("--depth", type=int, default=1, help="convolutions in each of the second and third blocks")
     ap.add_argument("--most", type=int, default=450, help="training letters of each kind at most")
+    ap.add_argument("--homoglyphs", type=int, default=200, help="recorded Latin capitals drawn like a Ukrainian "
+                    "one (A B C E H K M O P T X) added as that letter, at most this many of each (0: none)")
+    ap.add_argument("--cache", type=pathlib.Path, default=None, metavar="DIR",
+                    help="keep the rendered cut-outs here and read them from here the next time")
+    ap.add_argument("--held-out", action="store_true", help="also report on the held-out writers")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
     ap.add_argument("--threads", type=int, default=1, help="PyTorch threads while training")
     args = ap.parse_args(argv)
     t0 = time.time()
-    learn_all = ukrainian_letters(held_out=False, seed=args.seed)
-    sessions = np.unique(learn_all.writer[np.char.startswith(learn_all.writer, "comnist/")])
-    aside = np.random.default_rng(args.seed).choice(sessions, max(1, len(sessions) // 10), replace=False)
-    calibrate = np.isin(learn_all.writer, aside)
-    learn = capped(learn_all.subset(~calibrate), args.most, args.seed)
-    check_data = learn_all.subset(calibrate)
-    held = ukrainian_letters(held_out=True, seed=args.seed)
-    print(f"letters: {len(learn)} to learn from, {len(check_data)} of {len(aside)} sessions kept apart for "
-          f"calibration, {len(held)} of the held-out writers ({time.time() - t0:.0f} s)")
-    x, y = scene_set(learn, args.passes, args.seed, args.workers)
-    check = scene_set(check_data, 1, args.seed + 1, args.workers, log=lambda *a: None)
-    print(f"{len(y)} training images, {len(check[1])} calibration images ({time.time() - t0:.0f} s)")
-    net = train(x, y, args.width, args.epochs, args.seed, check=check, threads=args.threads, classes=len(UK_ALPHABET))
+    learn_all, tuning = tuning_split(seed=args.seed)
+    learn = capped(learn_all, args.most, args.seed)
+    print(f"letters: {len(learn)} to learn from, {len(tuning)} of the tuning run ({time.time() - t0:.0f} s)")
+
+    def at(name: str) -> pathlib.Path | None:
+        return args.cache / f"{name}-{args.seed}.npz" if args.cache else None
+
+    both = (False, True)
+    x, y = cached(at(f"learn-p{args.passes}-m{args.most}"),
+                  lambda: scene_set(learn.labels, list(learn.images), args.passes, args.seed, args.workers, marker=both))
+    parts = [(x, y)]
+    if args.homoglyphs:
+        letters, strokes = homoglyph_strokes(args.homoglyphs, args.seed)
+        parts.append(cached(at(f"homoglyphs-{args.homoglyphs}"),
+                            lambda: scene_set(letters, strokes, 2, args.seed + 3, args.workers)))
+    x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    checks = {name: cached(at(f"tuning-{name}"), lambda m=m: scene_set(tuning.labels, list(tuning.images), 2,
+                                                                       args.seed + 1, args.workers, log=lambda *a: None,
+                                                                       marker=(m,)))
+              for name, m in (("drawn", False), ("marker", True))}
+    check = (np.concatenate([c[0] for c in checks.values()]), np.concatenate([c[1] for c in checks.values()]))
+    print(f"{len(y)} training images, {len(check[1])} tuning images ({time.time() - t0:.0f} s)")
+    c0 = time.process_time()
+    net = train(x, y, args.width, args.epochs, args.seed, check=check, threads=args.threads, depth=args.depth,
+                classes=len(UK_ALPHABET))
+    print(f"trained in {time.process_time() - c0:.0f} s of CPU")
     temperature = fit_temperature(net, *check)
-    print(f"calibration sessions: {accuracy(net, *check):.4f} of {len(check[1])}; temperature {temperature}")
+    print(f"tuning sessions: {accuracy(net, *check):.4f} of {len(check[1])}; temperature {temperature}")
+    for name, c in checks.items():
+        report(f"  tuning letters in camera scenes, {name}", per_letter(net, *c))
+        print("  most misread (errors, letter, read as):", confusions(net, *c, alphabet=UK_ALPHABET))
     out = pathlib.Path(args.out)
     export(net, temperature, out)
     print(f"wrote {out} ({out.stat().st_size // 1024} kB) in {time.time() - t0:.0f} s")
-    print("held-out writers (never trained on):")
-    report("  isolated letters", per_letter(net, *isolated_set(held)))
-    scenes = scene_set(held, 1, 90_000, args.workers, log=lambda *a: None)
-    report("  letters in camera scenes", per_letter(net, *scenes))
-    print("  most misread in scenes (errors, letter, read as):", confusions(net, *scenes, alphabet=UK_ALPHABET))
+    if args.held_out:
+        held = ukrainian_letters(held_out=True, seed=args.seed)
+        print("held-out writers (never trained on):")
+        report("  isolated letters", per_letter(net, *isolated_set(held)))
+        for name, m in (("as drawn", False), ("at a marker's width", True)):
+            scenes = scene_set(held.labels, list(held.images), 1, 90_000, args.workers, log=lambda *a: None, marker=(m,))
+            report(f"  letters in camera scenes, {name}", per_letter(net, *scenes))
+            print("  most misread (errors, letter, read as):", confusions(net, *scenes, alphabet=UK_ALPHABET))
     return 0
 
 

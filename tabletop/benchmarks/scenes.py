@@ -36,18 +36,35 @@ def board_15() -> Board:
 
 def word_scenes(board: Board, data: Any, words: list[str], n_scenes: int, rng: np.random.Generator, lexicon_index: Any,
                 log: Callable[..., None], outcomes: list[tuple[float, bool]] | None = None,
-                each: Callable[..., None] | None = None, refused: list[int] | None = None) -> WordCounts:
+                each: Callable[..., None] | None = None, refused: list[int] | None = None,
+                language: str = "en", marker: Any = None) -> WordCounts:
     """Scenes of ``words`` written by ``data``'s writers (a word a row, every other row), read in
     full by a :class:`vision.reader.BoardReader` with ``lexicon_index``: the :data:`WordCounts`.
     Each word's ``(confidence, right)`` goes into ``outcomes``, and ``each(reader, read, word,
     squares)`` is called for every word read. With ``refused`` (a one-item list), the words of a
     read the reader judged unreadable (:attr:`vision.reader.BoardRead.unreadable`: the table
-    writes nothing from it) are added to ``refused[0]`` and left out of everything else."""
+    writes nothing from it) are added to ``refused[0]`` and left out of everything else.
+
+    ``data`` holds recorded pen strokes (:class:`vision.synth.realdata.StrokeSet`) or letter
+    images (:class:`vision.synth.cyrillic.LetterImages`, written by
+    :class:`~vision.synth.cyrillic.ImageQueue`, re-drawn at the width of ``marker``, a
+    :class:`~vision.synth.handwriting.Hand`, unless it is None); ``language`` picks the reader's
+    letter network."""
     from vision.reader import BoardReader
     from vision.synth.letterdata import StrokeQueue
     from vision.synth.scene import make_scene
 
-    reader = BoardReader(board, lexicon_index)
+    reader = BoardReader(board, lexicon_index, language=language)
+    samples_of = getattr(data, "strokes", None)
+    if samples_of is None:
+        from vision.synth.cyrillic import ImageQueue
+
+        samples_of = data.images
+
+        def queue(samples: list[Any]) -> Any:
+            return ImageQueue(samples, marker)
+    else:
+        queue = StrokeQueue
     right = raw_right = total = confirm = accepted_right = 0
     by_letter_writer: dict[str, dict[str, list[int]]] = {}
     for i, (w, letter) in enumerate(zip(data.writer, data.labels)):
@@ -65,9 +82,9 @@ def word_scenes(board: Board, data: Any, words: list[str], n_scenes: int, rng: n
             for sq, ch in zip(squares, word):
                 pool = writer.get(ch) or np.nonzero(data.labels == ch)[0].tolist()
                 letters[sq] = ch
-                samples.append(data.strokes[pool[int(rng.integers(len(pool)))]])
+                samples.append(samples_of[pool[int(rng.integers(len(pool)))]])
             placed.append((word, squares))
-        scene = make_scene(board, letters, seed=int(rng.integers(1 << 30)), ink_renderer=StrokeQueue(samples), ink=None)
+        scene = make_scene(board, letters, seed=int(rng.integers(1 << 30)), ink_renderer=queue(samples), ink=None)
         try:
             read = reader.read(scene.frame)
         except Exception as error:  # noqa: BLE001
@@ -92,13 +109,13 @@ def word_scenes(board: Board, data: Any, words: list[str], n_scenes: int, rng: n
     return right, raw_right, total, confirm, accepted_right
 
 
-def common_draw(words: list[str], n: int, rng: np.random.Generator) -> list[str] | None:
+def common_draw(words: list[str], n: int, rng: np.random.Generator, language: str = "en") -> list[str] | None:
     """``n`` of ``words`` drawn uniformly from the common ones (at least once per million words
-    of ordinary English text: the vocabulary people write at a game table). None without
+    of ordinary text in ``language``: the vocabulary people write at a game table). None without
     frequency data."""
     from tabletop.lexicons import word_frequencies
 
-    frequency = word_frequencies("en")
+    frequency = word_frequencies(language)
     if frequency is None:
         return None
     common = [w for w in words if frequency(w) >= COMMON_WORD_FREQUENCY]

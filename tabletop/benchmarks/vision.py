@@ -302,6 +302,8 @@ def run(args) -> int:
     else:
         out["real_handwriting"] = f"not measured: no handwriting data in {DATA_DIR}"
     out["uk"] = ukrainian.measure_letters(boards, quick, log)
+    if "not_measured" not in out["uk"]:
+        out["uk"]["words"] = ukrainian.measure_words(boards[1], quick, log)
     out["glare"] = glare.measure_glare(boards, 3 if quick else 60, 1 if quick else 12, np.random.default_rng([2026, 19]))
     n_found = 9 if quick else 240
     found, accurate, worst = _found_rate(boards, n_found, rng)
@@ -404,4 +406,4 @@ def _print_done_means(out) -> None:
                     f"{far['refused_would_have_invented']} of {would}", f"{would} of {would}")
     else:
         print("  en: not measured (no held-out handwriting on this machine)")
-    print("  uk: words, taps and far boards not measured (no held-out Ukrainian word scenes yet; letters above)")
+    ukrainian.print_done_means(out["uk"])

@@ -103,6 +103,29 @@ def test_the_ukrainian_letter_lines_are_measured_on_held_out_writers(capsys):
     assert out["language"] == "uk" and out["scenes_not_read"] == 0
     assert out["letters_read"] == out["comnist_letters_read"] + out["constructed_letters_read"] == 120
     assert out["letter_accuracy"] > 0.6  # a broken reader or a Latin model reading Cyrillic falls far below this
+    assert out["as_drawn"]["letters_read"] == 120 and out["as_drawn"]["letter_accuracy"] > 0.6
+    assert out["empty_read_written"] == 0 and out["as_drawn"]["empty_read_written"] == 0
+    assert out["empty_squares_of_readable_boards"] > 0
     ukrainian.print_lines(out)
     printed = capsys.readouterr().out
     assert "letters (uk) per square, all 33 (120)" in printed and "target >= 0.95" in printed
+    assert "all 33 as drawn, CoMNIST's thin lines (120)" in printed
+
+
+def test_the_ukrainian_word_lines_count_words_asked_and_taken(capsys):
+    from tabletop.benchmarks import ukrainian
+    from tabletop.benchmarks.scenes import board_15
+    from vision.synth.cyrillic import COMNIST_PATH
+
+    words = ukrainian.measure_words(board_15(), True, print, scenes=2)
+    if "not_measured" in words:
+        assert not COMNIST_PATH.is_file() or "frequencies" in words["not_measured"]
+        return
+    assert words["words_read"] + words["words_refused"] == 14
+    assert 0 <= words["words_asked"] <= words["words_read"]
+    assert words["word_accuracy"] > 0.5  # a Latin network or no dictionary reads almost none of them
+    ukrainian.print_word_lines(words)
+    ukrainian.print_done_means({"letters_read": 1, "letter_accuracy": 1.0, "empty_read_written": 0,
+                                "as_drawn": {"empty_read_written": 0}, "words": words})
+    printed = capsys.readouterr().out
+    assert "taken without asking and right" in printed and "uk: words asked about" in printed

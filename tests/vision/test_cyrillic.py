@@ -55,6 +55,22 @@ def test_no_held_out_or_guard_writer_is_in_the_training_letters():
 
 
 @needs_data
+def test_the_tuning_run_is_apart_from_the_letters_learnt_and_from_the_held_out_writers():
+    from vision.synth.realdata import TRAINING_CONTRIBUTORS
+
+    held, guard = cyrillic.split_sessions()
+    learn, tuning = cyrillic.tuning_split()
+    comnist = {str(w) for w in tuning.writer if w.startswith("comnist/")}
+    assert len(comnist) >= 5 and set(tuning.labels) == set(UK_ALPHABET)
+    assert not set(learn.writer) & set(tuning.writer)  # neither its sessions nor its Latin writers' I
+    assert not (set(learn.writer) | set(tuning.writer)) & (held | guard)
+    assert {w.split("/")[0] for w in tuning.writer if not w.startswith("comnist/")} <= set(TRAINING_CONTRIBUTORS)
+    order = sorted(set(cyrillic.load_comnist().writer) - held - guard)
+    for k in [order.index(s) for s in comnist]:  # the sessions either side: tuning too, or used for nothing
+        assert all(order[j] in comnist or order[j] not in set(learn.writer) for j in (k - 1, k + 1) if 0 <= j < len(order))
+
+
+@needs_data
 def test_every_ukrainian_letter_is_there_and_only_four_are_constructed():
     test = cyrillic.ukrainian_letters(held_out=True)
     assert set(test.labels) == set(UK_ALPHABET)
@@ -111,3 +127,27 @@ def test_image_queue_writes_the_images_in_order_inside_the_square():
     tall = np.ptp(np.nonzero(first > 0.5)[0]), np.ptp(np.nonzero(first > 0.5)[1])
     wide = np.ptp(np.nonzero(second > 0.5)[0]), np.ptp(np.nonzero(second > 0.5)[1])
     assert tall[0] > tall[1] and wide[1] > wide[0]
+
+
+@given(st.integers(2, 5), st.floats(3.0, 14.0))
+@settings(max_examples=25, deadline=None)
+def test_at_width_redraws_a_line_near_the_width_asked(own, want):
+    img = np.zeros((70, 70), np.uint8)
+    img[10:60, 33:33 + own] = 255
+    got = cyrillic.stroke_width(cyrillic.at_width(img, want))
+    assert abs(got - want) <= 1.0 + 0.2 * want  # the width measure (area over outline) reads a short thick bar low
+    assert (cyrillic.at_width(img, want) > 127).any()  # never drawn away
+
+
+def test_image_queue_at_a_markers_width_draws_thicker_lines_than_comnists_brush():
+    from vision.synth.handwriting import TABLE_HAND
+
+    thin = np.zeros((70, 70), np.uint8)
+    thin[5:65, 33:37] = 255  # CoMNIST's brush: about 4 of the letter's 60 pixels
+    plain = cyrillic.ImageQueue([thin] * 20)
+    marker = cyrillic.ImageQueue([thin] * 20, TABLE_HAND)
+    rng_a, rng_b = np.random.default_rng(3), np.random.default_rng(3)
+    ink_plain = [plain("І", 48, rng_a) for _ in range(20)]
+    ink_marker = [marker("І", 48, rng_b) for _ in range(20)]
+    width = [np.median([(i > 0.5).sum(axis=1).max() for i in inks]) for inks in (ink_plain, ink_marker)]
+    assert width[1] > 1.5 * width[0]

@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from vision.letters import UK_ALPHABET
-from vision.synth.handwriting import draw_strokes, letter_box
+from vision.synth.handwriting import Hand, draw_strokes, letter_box
 from vision.synth.realdata import DATA_DIR
 
 COMNIST_PATH = DATA_DIR / "comnist_cyrillic_capitals.npz"
@@ -253,13 +253,76 @@ def ukrainian_letters(held_out: bool, seed: int = 2026, path: pathlib.Path = COM
     return construct(comnist.subset(mask), i_only.strokes, i_only.writer, seed + int(held_out))
 
 
+#: the share of the Latin training contributors' writers (and so of their I's) kept apart for tuning,
+#: as ``scripts/train_letters.py`` keeps them apart (same seed, same choice)
+TUNING_SHARE = 0.1
+
+
+def tuning_split(seed: int = 2026, path: pathlib.Path = COMNIST_PATH) -> tuple[LetterImages, LetterImages]:
+    """(learn, tuning): the training side of the split cut once more, the way the held-out writers
+    were cut off. The training sessions in time order are cut into ten runs; the middle one
+    (about a tenth) is the *tuning* run and the session on either side of it a guard, in neither
+    part. The tuning part's І and Ї come from the Latin tuning writers (:data:`TUNING_SHARE` of
+    the training contributors' writers, chosen as ``scripts/train_letters.py`` chooses them),
+    the learning part's from the others. Networks learn from ``learn``; recipes are compared,
+    temperatures and acceptance thresholds fitted on ``tuning`` (never on the held-out writers)."""
+    from vision.synth.realdata import TRAINING_CONTRIBUTORS, load_handwriting
+
+    held, guard = split_sessions()
+    comnist = load_comnist(path)
+    training = comnist.subset(~np.isin(comnist.writer, sorted(held | guard)))
+    roles = make_split(training.writer, blocks=10, held_blocks=(5,))
+    tuning_mask = np.isin(training.writer, [s for s, r in roles.items() if r == "held-out"])
+    learn_mask = ~np.isin(training.writer, sorted(roles))
+    strokes = load_handwriting().of(TRAINING_CONTRIBUTORS)
+    writers = np.unique(strokes.writer)
+    chosen = np.random.default_rng(seed).choice(writers, max(1, int(len(writers) * TUNING_SHARE)), replace=False)
+    i_only = strokes.subset(strokes.labels == "I")
+    aside = np.isin(i_only.writer, chosen)
+    learn_i, tuning_i = i_only.subset(~aside), i_only.subset(aside)
+    return (construct(training.subset(learn_mask), learn_i.strokes, learn_i.writer, seed),
+            construct(training.subset(tuning_mask), tuning_i.strokes, tuning_i.writer, seed + 2))
+
+
+def at_width(image: np.ndarray, width: float) -> np.ndarray:
+    """``image``'s ink re-drawn at about ``width`` pixels thick: its lines widened (or narrowed)
+    evenly by the difference from their own width (:func:`stroke_width`). CoMNIST's lines were
+    drawn with one thin brush by a finger or a mouse; a marker's are two or three times thicker.
+
+    >>> img = np.zeros((70, 70), np.uint8); img[10:60, 33:37] = 255
+    >>> round(stroke_width(img)), 7.5 < stroke_width(at_width(img, 9)) < 10.5
+    (4, True)
+    """
+    own = stroke_width(image)
+    change = int(round(width - own))
+    if own == 0 or change == 0:
+        return image
+    pad = abs(change) + 1
+    canvas = np.pad(image, pad)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (abs(change) + 1, abs(change) + 1))
+    if change > 0:
+        out = cv2.dilate(canvas, kernel)
+    else:  # never thinner than two pixels, never to nothing
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (min(abs(change), max(1, int(own) - 2)) + 1,) * 2)
+        out = cv2.erode(canvas, kernel)
+        if not (out > 127).any():
+            return image
+    return out
+
+
 class ImageQueue:
     """An ink renderer (for :func:`vision.synth.scene.make_scene`) that writes letter images, one
     per call, in order: each cropped to its ink and fitted where a writer puts a letter in the
-    square (:func:`vision.synth.handwriting.letter_box`), aspect kept."""
+    square (:func:`vision.synth.handwriting.letter_box`), aspect kept.
 
-    def __init__(self, images):
+    With ``marker`` (a :class:`~vision.synth.handwriting.Hand`), each letter's lines are first
+    re-drawn at a marker's thickness drawn from ``marker.thickness`` (a share of the square's
+    side, as the Latin strokes are drawn; :func:`at_width`); without it, at the width they were
+    drawn in."""
+
+    def __init__(self, images, marker: Hand | None = None):
         self.images = list(images)
+        self.marker = marker
 
     def __call__(self, letter: str, size: int, rng: np.random.Generator) -> np.ndarray:
         image = self.images.pop(0)
@@ -267,8 +330,13 @@ class ImageQueue:
         out = np.zeros((size, size), np.float32)
         if len(xs) == 0:
             return out
-        crop = image[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32) / 255
         x0, y0, x1, y1 = letter_box(size, rng)
+        if self.marker is not None:
+            span = max(ys.max() - ys.min() + 1, xs.max() - xs.min() + 1)
+            scale = min(x1 - x0, y1 - y0) / span  # about: square pixels per image pixel
+            image = at_width(image, size * rng.uniform(*self.marker.thickness) / scale)
+            ys, xs = np.nonzero(image > 20)
+        crop = image[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32) / 255
         h, w = crop.shape
         scale = min((x1 - x0) / w, (y1 - y0) / h)
         nw, nh = max(1, int(round(w * scale))), max(1, int(round(h * scale)))
@@ -279,5 +347,5 @@ class ImageQueue:
         return out
 
 
-__all__ = ["UK_ALPHABET", "CONSTRUCTED", "HOW_MADE", "LetterImages", "ImageQueue", "construct", "load_comnist",
-           "make_split", "split_sessions", "ukrainian_letters"]
+__all__ = ["UK_ALPHABET", "CONSTRUCTED", "HOW_MADE", "LetterImages", "ImageQueue", "at_width", "construct", "load_comnist",
+           "make_split", "split_sessions", "tuning_split", "ukrainian_letters"]
