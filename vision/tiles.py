@@ -68,6 +68,19 @@ SAME_SHAPE = {"А": "A", "В": "B", "С": "C", "Е": "E", "Н": "H", "І": "I", 
 #: is a tenth of the tiles it trained on and about a fiftieth of a real set's (2 of 100), and an
 #: empty premium square it takes for a blank is a false tile
 BLANK_PRIOR = 0.2
+#: a square read as a blank whose face's colour is further than this (in evened-light units, any
+#: channel) from the letter tiles' faces is an empty square (true blanks on tuning renders: up to
+#: 0.18; empty squares read as blanks: mostly 0.23-1.0)
+BLANK_COLOUR = 0.22
+#: a square read as empty is a blank when the network gives it at least this chance of being one,
+#: its face's colour is within :data:`BLANK_FACE` of the letter tiles' and :data:`BLANK_COLOUR`
+#: from the board's (tuning renders: 6 of 7 blanks read empty found so, no empty square taken)
+BLANK_RESCUE = 0.04
+BLANK_FACE = 0.1
+#: the board's colour is the median of at most this many squares read clearly empty
+BOARD_SQUARES = 40
+#: the side (pixels) of the middle of a square whose colour is its face's
+BLANK_PATCH = 18
 #: a square read with less than this probability is *unsure*: the host is asked about it
 UNSURE = 0.8
 #: the heights (squares) tried for the tiles' faces: a card tile, wooden and plastic sets, tall ones
@@ -138,13 +151,13 @@ def even_light(top_down: np.ndarray, cell: int = CELL) -> np.ndarray:
     return image / np.maximum(bright, 8.0)[..., None]
 
 
-def windows(light: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    """The :data:`WINDOW`-pixel windows round ``centres`` ((n, 2) x, y in the top-down image),
-    as the network takes them: (n, 3, WINDOW, WINDOW), centred on 0."""
-    out = np.empty((len(centres), WINDOW, WINDOW, 3), np.float32)
+def windows(light: np.ndarray, centres: np.ndarray, size: int = WINDOW) -> np.ndarray:
+    """The ``size``-pixel windows round ``centres`` ((n, 2) x, y in the top-down image), as the
+    network takes them (:data:`WINDOW` pixels): (n, 3, size, size), centred on 0."""
+    out = np.empty((len(centres), size, size, 3), np.float32)
     for k, (x, y) in enumerate(centres):
-        out[k] = cv2.getRectSubPix(light, (WINDOW, WINDOW), (float(x), float(y)))
-    return out.transpose(0, 3, 1, 2) - 0.5
+        out[k] = cv2.getRectSubPix(light, (size, size), (float(x), float(y)))
+    return np.subtract(out.transpose(0, 3, 1, 2), np.float32(0.5), order="C")
 
 
 def from_corners(shape: tuple[int, ...], corners: np.ndarray, rows: int, cols: int, cell: int = CELL) -> Located:
@@ -267,7 +280,38 @@ class TileReader:
             again = np.setdiff1d(self._near_tiles(probs), tile_like)
             probs[again] = self._classify(windows(light, self.middles[again] + offsets[again]), model)
             probs[tile_like] = found
+        self._check_blanks(probs, light, self.middles + offsets)
         return self._result(probs, located, largest)
+
+    def _check_blanks(self, probs: np.ndarray, light: np.ndarray, centres: np.ndarray) -> None:
+        """Blank tiles told by their colour, ``probs`` changed in place. A tile's face has its set's
+        colour: the median colour of the middle of its window (``centres``: where the squares were
+        read) is the letter tiles' (the median over the squares read surely as letters). A square
+        read as a blank whose colour is far from theirs (:data:`BLANK_COLOUR`) is an empty square
+        (a premium square, most often); a square read as empty that the network gave some chance
+        of being a blank (:data:`BLANK_RESCUE`), of the letter tiles' colour and far from the
+        board's (the median over the squares read surely empty), is a blank."""
+        codes = probs.argmax(1)
+        letters = np.flatnonzero((codes >= 2) & (probs.max(1) > 0.9))
+        blanks = np.flatnonzero(codes == 1)
+        maybe = np.flatnonzero((codes == 0) & (probs[:, 1] >= BLANK_RESCUE))
+        empty = np.flatnonzero(probs[:, 0] > CLEARLY_EMPTY)[::3][:BOARD_SQUARES]
+        if len(letters) < 3 or len(blanks) + len(maybe) == 0:
+            return
+        chosen = np.concatenate([letters, blanks, maybe, empty])
+        colours = np.median(windows(light, centres[chosen], BLANK_PATCH).reshape(len(chosen), 3, -1), 2)
+        face = np.median(colours[:len(letters)], 0)
+        off_face = np.abs(colours - face).max(1)
+        at = len(letters) + len(blanks)
+        far = blanks[off_face[len(letters):at] > BLANK_COLOUR]
+        probs[far, 1] = 0.0
+        if len(maybe) and len(empty) >= 3:
+            board = np.median(colours[at + len(maybe):], 0)
+            off_board = np.abs(colours[at:at + len(maybe)] - board).max(1)
+            found = maybe[(off_face[at:at + len(maybe)] <= BLANK_FACE) & (off_board >= BLANK_COLOUR)]
+            probs[found, 1] = np.maximum(probs[found, 1], probs[found, 0] + 1e-3)
+        changed = np.concatenate([far, maybe])
+        probs[changed] /= np.maximum(probs[changed].sum(1, keepdims=True), 1e-9)
 
     def _tile_like(self, probs: np.ndarray) -> np.ndarray:
         """The :data:`HEIGHT_SQUARES` squares the first read takes most surely for letter tiles."""
