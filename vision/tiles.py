@@ -274,12 +274,12 @@ class TileReader:
         probs = self._classify(windows(light, self.middles), self.model)
         tile_like = self._tile_like(probs)[:HEIGHT_SQUARES]
         model, seen = self._network_for(probs, light, tile_like)
-        offsets, found = self._raised(light, tile_like, seen, located, frame.shape[:2], model)
+        offsets, searched, found = self._raised(light, tile_like, seen, located, frame.shape[:2], model)
         largest = float(np.abs(offsets).max()) / self.cell if len(offsets) else 0.0
         if model is not self.model or largest > SHIFT_MATTERS:
-            again = np.setdiff1d(self._near_tiles(probs), tile_like)
+            again = np.setdiff1d(self._near_tiles(probs), searched)
             probs[again] = self._classify(windows(light, self.middles[again] + offsets[again]), model)
-            probs[tile_like] = found
+            probs[searched] = found
         self._check_blanks(probs, light, self.middles + offsets)
         return self._result(probs, located, largest)
 
@@ -346,9 +346,9 @@ class TileReader:
         return RaisedFaces(squares_to_photo, size, self.board.rows, self.board.cols, squares_to_top)
 
     def _raised(self, light: np.ndarray, tile_like: np.ndarray, seen: np.ndarray, located: Located,
-                size: tuple[int, int], model: TileModel) -> tuple[np.ndarray, np.ndarray]:
+                size: tuple[int, int], model: TileModel) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """How far (top-down pixels, (squares, 2)) each square's tile face lies from its square,
-        and ``model``'s read of the ``tile_like`` squares there.
+        and the squares it was judged on with ``model``'s read of them there.
 
         Two families of displacement are tried on the ``tile_like`` squares (read by ``model``
         where they are: ``seen``): the camera worked out from the grid
@@ -359,9 +359,11 @@ class TileReader:
         tile; none when nothing does better than flat)."""
         flat = np.zeros_like(self.middles)
         if len(tile_like) == 0:
-            return flat, seen
+            return flat, tile_like, seen
         faces = self.faces(located, size)
         fields = [faces.offsets(h) for h in HEIGHTS[1:]]
+        if faces.told and np.abs(fields[-1]).max() < SHIFT_MATTERS * self.cell:
+            return flat, tile_like, seen                      # a straight view: no height moves a face enough
         if not faces.told:
             fields += _even_shifts(len(self.middles), self.cell)
         centres = np.concatenate([self.middles[tile_like] + field[tile_like] for field in fields])
@@ -371,7 +373,7 @@ class TileReader:
         score = -np.log(1.0 - surest + 1e-4).sum(1)          # very sure reads weigh most
         best = int(score.argmax())
         found = tried.reshape(len(fields) + 1, len(tile_like), -1)[best]
-        return (fields[best - 1] if best else flat), found
+        return (fields[best - 1] if best else flat), tile_like, found
 
     def _classify(self, cut: np.ndarray, model: TileModel) -> np.ndarray:
         """(squares, codes) probabilities of this set's codes (empty, blank, its letters), read by ``model``."""
