@@ -79,7 +79,7 @@ BLANK_PRIOR = 0.2
 BLANK_COLOUR = 0.22
 #: a square read as empty is a blank when the network gives it at least this chance of being one,
 #: its face's colour is within :data:`BLANK_FACE` of the letter tiles' and :data:`BLANK_COLOUR`
-#: from the board's (tuning renders: 6 of 7 blanks read empty found so, no empty square taken)
+#: from the board's (six 10-photo tuning families: 6 of 8 blanks read empty found so, no empty square taken)
 BLANK_RESCUE = 0.04
 BLANK_FACE = 0.1
 #: the board's colour is the median of at most this many squares read clearly empty
