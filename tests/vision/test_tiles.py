@@ -188,3 +188,23 @@ def test_a_blank_is_told_by_the_colour_of_the_tiles_faces():
     reader._check_blanks(probs, light, reader.middles)
     assert probs[premium].argmax() == 0 and probs[pale].argmax() == 1
     assert (probs[letters].argmax(1) == 2).all() and np.allclose(probs.sum(1), 1.0)
+
+
+def test_only_plain_board_squares_go_unread():
+    """A square of the board's one colour is not worth a network's look; one with a letter, a
+    blank tile of another colour or a premium square's label is."""
+    reader = TileReader(BOXED, "en")
+    side = int((15 + 2 * MARGIN) * CELL)
+    light = np.empty((side, side, 3), np.float32)
+    light[:] = (0.7, 0.8, 0.85)                                    # a light board
+    def square(k: int) -> tuple[slice, slice]:
+        x, y = (int(v) for v in reader.middles[k])
+        return slice(y - CELL // 2, y + CELL // 2), slice(x - CELL // 2, x + CELL // 2)
+    letter, blank, label = 30, 31, 32
+    light[square(letter)] = (0.95, 0.95, 0.95)
+    light[square(letter)][8:18, 12:14] = 0.1                       # a stroke of a letter
+    light[square(blank)] = (0.6, 0.9, 1.0)                         # a yellow blank
+    light[square(label)][10:13, 5:20] = (0.2, 0.2, 0.6)            # a line of a premium square's label
+    plain = reader._plain(light)
+    assert not plain[[letter, blank, label]].any()
+    assert plain.sum() == 225 - 3
