@@ -287,7 +287,10 @@ class TileReader:
         probs[:, 0] = 1.0
         plain = self._plain(light)
         looked = np.flatnonzero(~plain)
-        probs[looked] = self._classify(windows(light, self.middles[looked]), self.model)
+        while len(looked):                                    # and the plain squares beside tiles (a blank)
+            probs[looked] = self._classify(windows(light, self.middles[looked]), self.model)
+            plain[looked] = False
+            looked = np.flatnonzero(plain & self._beside(probs[:, 0] < 0.5))
         tile_like = self._tile_like(probs)[:HEIGHT_SQUARES]
         model, seen = self._network_for(probs, light, tile_like)
         offsets, searched, found = self._raised(light, tile_like, seen, located, frame.shape[:2], model)
@@ -342,6 +345,12 @@ class TileReader:
         spread = np.sqrt(np.maximum(square - mean * mean, 0.0)).max(1)
         board = np.median(mean, 0)
         return (spread < PLAIN_SPREAD) & (np.abs(mean - board).max(1) < PLAIN_COLOUR)
+
+    def _beside(self, squares: np.ndarray) -> np.ndarray:
+        """The squares beside (across or down) those of the boolean mask ``squares``."""
+        grid = squares.reshape(self.board.rows, self.board.cols).astype(np.uint8)
+        cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+        return cv2.dilate(grid, cross).astype(bool).ravel() & ~squares
 
     def _tile_like(self, probs: np.ndarray) -> np.ndarray:
         """The :data:`HEIGHT_SQUARES` squares the first read takes most surely for letter tiles."""
