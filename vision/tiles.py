@@ -7,7 +7,8 @@ is warped top-down at :data:`CELL` pixels a square and the light evened out (eac
 by the brightest surface round it, so a darker side or a warm lamp reads like daylight). A small
 network (``vision/models/tiles.onnx``, trained by ``scripts/train_tiles.py`` on synthetic photos
 of printed and boxed sets, run by OpenCV's ``dnn``) looks at a :data:`WINDOW`-pixel window round
-each square and says what lies there: ``.`` nothing (whatever the square has printed on it),
+each square (but plain squares of the board's colour with no tile beside them) and says what
+lies there: ``.`` nothing (whatever the square has printed on it),
 ``?`` a blank tile, or one of the letter shapes of :data:`GLYPHS` (Latin, and the Ukrainian
 letters that look like no Latin one); the set's language picks the letters that can be. It reads
 light tiles with dark letters and dark tiles with light letters alike; the network of the
