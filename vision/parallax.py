@@ -41,6 +41,17 @@ def focal_length(squares_to_photo: np.ndarray, size: tuple[int, int]) -> float:
     >>> focal_length(np.eye(3), (960, 1280))          # straight down: not told by the grid
     1088.0
     """
+    told = told_focal_length(squares_to_photo, size)
+    return USUAL_FOCAL * float(max(size)) if told is None else told
+
+
+def told_focal_length(squares_to_photo: np.ndarray, size: tuple[int, int]) -> float | None:
+    """The focal length (pixels) the board's homography tells (see :func:`focal_length`), or
+    None when the view is too straight to tell (or the photo was already warped top-down).
+
+    >>> told_focal_length(np.eye(3), (960, 1280)) is None
+    True
+    """
     h, w = size
     g = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]]) @ np.asarray(squares_to_photo, np.float64)
     g = g / np.abs(g).max()
@@ -51,13 +62,13 @@ def focal_length(squares_to_photo: np.ndarray, size: tuple[int, int]) -> float:
     longer = float(max(h, w))
     denominator = a1 * a1 + a2 * a2
     if denominator <= 0:
-        return USUAL_FOCAL * longer
+        return None
     inverse_square = -(a1 * b1 + a2 * b2) / denominator          # 1 / f**2, least squares of both
     if inverse_square <= 0:
-        return USUAL_FOCAL * longer
+        return None
     f = float(inverse_square ** -0.5)
     low, high = FOCAL_RANGE
-    return f if low * longer <= f <= high * longer else USUAL_FOCAL * longer
+    return f if low * longer <= f <= high * longer else None
 
 
 class RaisedFaces:
@@ -71,7 +82,10 @@ class RaisedFaces:
     def __init__(self, squares_to_photo: np.ndarray, size: tuple[int, int], rows: int, cols: int,
                  squares_to_top: np.ndarray):
         h, w = size
-        self.f = focal_length(squares_to_photo, size)
+        told = told_focal_length(squares_to_photo, size)
+        #: whether the grid told the camera (False: a straight view, or a photo warped top-down)
+        self.told = told is not None
+        self.f = USUAL_FOCAL * float(max(h, w)) if told is None else told
         self.principal = np.array([w / 2, h / 2])
         g = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]]) @ np.asarray(squares_to_photo, np.float64)
         m = np.diag([1 / self.f, 1 / self.f, 1.0]) @ g
@@ -103,4 +117,4 @@ class RaisedFaces:
         return self._to_top(self._photo(height)) - self.flat
 
 
-__all__ = ["RaisedFaces", "focal_length", "USUAL_FOCAL"]
+__all__ = ["RaisedFaces", "focal_length", "told_focal_length", "USUAL_FOCAL"]

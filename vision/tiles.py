@@ -7,19 +7,25 @@ is warped top-down at :data:`CELL` pixels a square and the light evened out (eac
 by the brightest surface round it, so a darker side or a warm lamp reads like daylight). A small
 network (``vision/models/tiles.onnx``, trained by ``scripts/train_tiles.py`` on synthetic photos
 of printed and boxed sets, run by OpenCV's ``dnn``) looks at a :data:`WINDOW`-pixel window round
-each square and says what lies there: ``.`` nothing (whatever the square has printed on it),
+each square (but plain squares of the board's colour with no tile beside them) and says what
+lies there: ``.`` nothing (whatever the square has printed on it),
 ``?`` a blank tile, or one of the letter shapes of :data:`GLYPHS` (Latin, and the Ukrainian
 letters that look like no Latin one); the set's language picks the letters that can be. It reads
 light tiles with dark letters and dark tiles with light letters alike; the network of the
-previous issue (``tiles-light.onnx``, light tiles only, more accurate on them) reads a board
-instead when it too sees the board's likeliest tiles as tiles (light tiles).
+previous issue (``tiles-light.onnx``, light tiles only, more accurate on them) reads a board's
+tiles instead when it too sees the board's likeliest tiles as tiles (light tiles): it reads
+again only the squares the first read did not find clearly empty, and those beside them. A
+blank tile is told by its colour too: a square the network takes for a blank must have the
+letter tiles' colour, and one it takes for empty but gives a fair chance of a blank is a blank
+when it has their colour and not the board's.
 
 Raised tiles in an oblique photo do not sit on their squares: their faces are nearer the camera,
 and warped top-down through the board's plane they land off their squares, each square by its
 own amount (more toward the camera's side, more the more oblique the view). The camera is worked
-out from the grid (:mod:`vision.parallax`); a few tile heights are tried on the squares that look
-most like tiles, the height where the network reads most of them surely wins, and every square is
-read where a tile's face of that height would be.
+out from the grid (:mod:`vision.parallax`); a few tile heights are tried on the 30 squares that
+look most like tiles (even shifts of the whole board instead when the grid does not tell the
+camera: a photo already warped top-down), the height where the network reads most of them surely
+wins, and the squares near tiles are read where a tile's face of that height would be.
 
 Runs of two or more tiles are decoded against the dictionary like handwriting
 (:func:`vision.words.decode`; a blank is a wildcard there), so an unsure letter inside a word
@@ -68,12 +74,33 @@ SAME_SHAPE = {"А": "A", "В": "B", "С": "C", "Е": "E", "Н": "H", "І": "I", 
 #: is a tenth of the tiles it trained on and about a fiftieth of a real set's (2 of 100), and an
 #: empty premium square it takes for a blank is a false tile
 BLANK_PRIOR = 0.2
+#: a square read as a blank whose face's colour is further than this (in evened-light units, any
+#: channel) from the letter tiles' faces is an empty square (true blanks on tuning renders: up to
+#: 0.18; empty squares read as blanks: mostly 0.23-1.0)
+BLANK_COLOUR = 0.22
+#: a square read as empty is a blank when the network gives it at least this chance of being one,
+#: its face's colour is within :data:`BLANK_FACE` of the letter tiles' and :data:`BLANK_COLOUR`
+#: from the board's (six 10-photo tuning families: 6 of 8 blanks read empty found so, no empty square taken)
+BLANK_RESCUE = 0.04
+BLANK_FACE = 0.1
+#: the board's colour is the median of at most this many squares read clearly empty
+BOARD_SQUARES = 40
+#: the side (pixels) of the middle of a square whose colour is its face's
+BLANK_PATCH = 18
 #: a square read with less than this probability is *unsure*: the host is asked about it
 UNSURE = 0.8
 #: the heights (squares) tried for the tiles' faces: a card tile, wooden and plastic sets, tall ones
 HEIGHTS = (0.0, 0.08, 0.16, 0.25, 0.35, 0.46, 0.58)
-#: the height is judged on at most this many squares, those that look most like tiles at first
+#: the network for the board and the height are judged on at most this many squares, those that
+#: look most like letter tiles at first (20 read 7-10 fewer tiles of 1,151 on 30 tuning renders)
 HEIGHT_SQUARES = 30
+#: a square whose middle (this many pixels a side) is of one even colour (its channels' spread
+#: under :data:`PLAIN_SPREAD`, in evened-light units), the board's (within :data:`PLAIN_COLOUR`),
+#: is plain empty board: no network reads it (20-45 % of a boxed board's squares, 70 % of the
+#: printed board's, on tuning renders; no tile among them)
+PLAIN_PATCH = 16
+PLAIN_SPREAD = 0.04
+PLAIN_COLOUR = 0.08
 #: squares read empty surer than this at first, with none beside them less sure, are not read again
 CLEARLY_EMPTY = 0.98
 #: below this shift (squares) anywhere on the board, the first pass stands
@@ -97,7 +124,8 @@ class TileModel:
     def __init__(self, path: pathlib.Path = MODEL_PATH):
         if not path.exists():
             raise FileNotFoundError(f"no tile model at {path}: run scripts/train_tiles.py")
-        self.net = cv2.dnn.readNetFromONNX(str(path))
+        # the classic engine runs these small networks about a fifth faster than OpenCV 5's new one
+        self.net = cv2.dnn.readNetFromONNX(str(path), cv2.dnn.ENGINE_CLASSIC)
 
     def predict(self, windows: np.ndarray) -> np.ndarray:
         """``windows`` (n, 3, WINDOW, WINDOW) float32 -> (n, len(CLASSES)) probabilities."""
@@ -136,13 +164,13 @@ def even_light(top_down: np.ndarray, cell: int = CELL) -> np.ndarray:
     return image / np.maximum(bright, 8.0)[..., None]
 
 
-def windows(light: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    """The :data:`WINDOW`-pixel windows round ``centres`` ((n, 2) x, y in the top-down image),
-    as the network takes them: (n, 3, WINDOW, WINDOW), centred on 0."""
-    out = np.empty((len(centres), WINDOW, WINDOW, 3), np.float32)
+def windows(light: np.ndarray, centres: np.ndarray, size: int = WINDOW) -> np.ndarray:
+    """The ``size``-pixel windows round ``centres`` ((n, 2) x, y in the top-down image), as the
+    network takes them (:data:`WINDOW` pixels): (n, 3, size, size), centred on 0."""
+    out = np.empty((len(centres), size, size, 3), np.float32)
     for k, (x, y) in enumerate(centres):
-        out[k] = cv2.getRectSubPix(light, (WINDOW, WINDOW), (float(x), float(y)))
-    return out.transpose(0, 3, 1, 2) - 0.5
+        out[k] = cv2.getRectSubPix(light, (size, size), (float(x), float(y)))
+    return np.subtract(out.transpose(0, 3, 1, 2), np.float32(0.5), order="C")
 
 
 def from_corners(shape: tuple[int, ...], corners: np.ndarray, rows: int, cols: int, cell: int = CELL) -> Located:
@@ -261,17 +289,79 @@ class TileReader:
         frame = check_frame(frame)
         located = located or self.locate(frame)
         light = even_light(located.warp(frame), self.cell)
-        cut = windows(light, self.middles)
-        probs = self._classify(cut, self.model)
-        model = self._network_for(probs, cut)
-        if model is not self.model:
-            probs = self._classify(cut, model)
-        offsets = self._raised(light, probs, located, frame.shape[:2], model)
+        probs = np.zeros((len(self.middles), len(self.codes)), np.float32)
+        probs[:, 0] = 1.0
+        plain = self._plain(light)
+        looked = np.flatnonzero(~plain)
+        while len(looked):                                    # and the plain squares beside tiles (a blank)
+            probs[looked] = self._classify(windows(light, self.middles[looked]), self.model)
+            plain[looked] = False
+            looked = np.flatnonzero(plain & self._beside(probs[:, 0] < 0.5))
+        tile_like = self._tile_like(probs)[:HEIGHT_SQUARES]
+        model, seen = self._network_for(probs, light, tile_like)
+        offsets, searched, found = self._raised(light, tile_like, seen, located, frame.shape[:2], model)
         largest = float(np.abs(offsets).max()) / self.cell if len(offsets) else 0.0
-        if largest > SHIFT_MATTERS:
-            again = self._near_tiles(probs)
+        if model is not self.model or largest > SHIFT_MATTERS:
+            again = np.setdiff1d(self._near_tiles(probs), searched)
+            again = again[~plain[again]]
             probs[again] = self._classify(windows(light, self.middles[again] + offsets[again]), model)
+            probs[searched] = found
+        self._check_blanks(probs, light, self.middles + offsets)
         return self._result(probs, located, largest)
+
+    def _check_blanks(self, probs: np.ndarray, light: np.ndarray, centres: np.ndarray) -> None:
+        """Blank tiles told by their colour, ``probs`` changed in place. A tile's face has its set's
+        colour: the median colour of the middle of its window (``centres``: where the squares were
+        read) is the letter tiles' (the median over the squares read surely as letters). A square
+        read as a blank whose colour is far from theirs (:data:`BLANK_COLOUR`) is an empty square
+        (a premium square, most often); a square read as empty that the network gave some chance
+        of being a blank (:data:`BLANK_RESCUE`), of the letter tiles' colour and far from the
+        board's (the median over the squares read surely empty), is a blank."""
+        codes = probs.argmax(1)
+        letters = np.flatnonzero((codes >= 2) & (probs.max(1) > 0.9))
+        blanks = np.flatnonzero(codes == 1)
+        maybe = np.flatnonzero((codes == 0) & (probs[:, 1] >= BLANK_RESCUE))
+        empty = np.flatnonzero(probs[:, 0] > CLEARLY_EMPTY)[::3][:BOARD_SQUARES]
+        if len(letters) < 3 or len(blanks) + len(maybe) == 0:
+            return
+        chosen = np.concatenate([letters, blanks, maybe, empty])
+        colours = np.median(windows(light, centres[chosen], BLANK_PATCH).reshape(len(chosen), 3, -1), 2)
+        face = np.median(colours[:len(letters)], 0)
+        off_face = np.abs(colours - face).max(1)
+        at = len(letters) + len(blanks)
+        far = blanks[off_face[len(letters):at] > BLANK_COLOUR]
+        probs[far, 1] = 0.0
+        if len(maybe) and len(empty) >= 3:
+            board = np.median(colours[at + len(maybe):], 0)
+            off_board = np.abs(colours[at:at + len(maybe)] - board).max(1)
+            found = maybe[(off_face[at:at + len(maybe)] <= BLANK_FACE) & (off_board >= BLANK_COLOUR)]
+            probs[found, 1] = np.maximum(probs[found, 1], probs[found, 0] + 1e-3)
+        changed = np.concatenate([far, maybe])
+        probs[changed] /= np.maximum(probs[changed].sum(1, keepdims=True), 1e-9)
+
+    def _plain(self, light: np.ndarray) -> np.ndarray:
+        """The squares that are plainly empty board, not worth a network's look: the middle of the
+        square (:data:`PLAIN_PATCH` pixels) of one even colour (:data:`PLAIN_SPREAD`), the board's
+        (within :data:`PLAIN_COLOUR` of the median square's). A tile has a letter or, a blank,
+        edges and a colour of its own; a premium square, its label."""
+        size = (PLAIN_PATCH, PLAIN_PATCH)
+        mean, square = cv2.blur(light, size), cv2.blur(light * light, size)
+        x, y = np.round(self.middles).astype(int).T
+        mean, square = mean[y, x], square[y, x]
+        spread = np.sqrt(np.maximum(square - mean * mean, 0.0)).max(1)
+        board = np.median(mean, 0)
+        return (spread < PLAIN_SPREAD) & (np.abs(mean - board).max(1) < PLAIN_COLOUR)
+
+    def _beside(self, squares: np.ndarray) -> np.ndarray:
+        """The squares beside (across or down) those of the boolean mask ``squares``."""
+        grid = squares.reshape(self.board.rows, self.board.cols).astype(np.uint8)
+        cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+        return cv2.dilate(grid, cross).astype(bool).ravel() & ~squares
+
+    def _tile_like(self, probs: np.ndarray) -> np.ndarray:
+        """The :data:`HEIGHT_SQUARES` squares the first read takes most surely for letter tiles."""
+        letters = np.flatnonzero((probs.argmax(1) >= 2) & (probs[:, 0] < 0.9))
+        return letters[np.argsort(probs[letters, 0], kind="stable")][:HEIGHT_SQUARES]
 
     def _near_tiles(self, probs: np.ndarray) -> np.ndarray:
         """The squares to read again where raised faces are: all but those read clearly empty with
@@ -280,18 +370,17 @@ class TileReader:
         doubtful = (probs[:, 0] < CLEARLY_EMPTY).reshape(rows, cols).astype(np.uint8)
         return np.flatnonzero(cv2.dilate(doubtful, np.ones((3, 3), np.uint8)))
 
-    def _network_for(self, probs: np.ndarray, cut: np.ndarray) -> TileModel:
-        """The network for this board's tiles: the one for light tiles with dark letters when it
-        too reads at least half of the squares the general network (whose read of ``cut`` is
-        ``probs``) takes most surely for letter tiles as tiles; the general one otherwise (dark
-        tiles with light letters, which the light network takes for empty squares). The light
-        network reads light tiles better (docs/vision.md), so it reads every board it can."""
-        letters = np.flatnonzero(probs.argmax(1) >= 2)          # read as letter tiles (not blanks)
-        likeliest = letters[np.argsort(probs[letters, 0])][:HEIGHT_SQUARES]
-        if self.light is None or len(likeliest) == 0:
-            return self.model
-        seen = self._classify(cut[likeliest], self.light)
-        return self.light if (seen[:, 0] < 0.5).mean() >= 0.5 else self.model
+    def _network_for(self, probs: np.ndarray, light: np.ndarray, tile_like: np.ndarray) -> tuple[TileModel, np.ndarray]:
+        """The network for this board's tiles, and its read of the ``tile_like`` squares: the one
+        for light tiles with dark letters when it too reads at least half of the squares the
+        general network (whose read is ``probs``) takes most surely for letter tiles as tiles;
+        the general one otherwise (dark tiles with light letters, which the light network takes
+        for empty squares). The light network reads light tiles better (docs/vision.md), so it
+        reads every board it can."""
+        if self.light is None or len(tile_like) == 0:
+            return self.model, probs[tile_like]
+        seen = self._classify(windows(light, self.middles[tile_like]), self.light)
+        return (self.light, seen) if (seen[:, 0] < 0.5).mean() >= 0.5 else (self.model, probs[tile_like])
 
     def faces(self, located: Located, size: tuple[int, int]) -> RaisedFaces:
         """Where the squares' raised middles land top-down, seen by the camera ``located`` gives
@@ -301,28 +390,39 @@ class TileReader:
         squares_to_photo = np.linalg.inv(located.homography) @ squares_to_top
         return RaisedFaces(squares_to_photo, size, self.board.rows, self.board.cols, squares_to_top)
 
-    def _raised(self, light: np.ndarray, probs: np.ndarray, located: Located, size: tuple[int, int],
-                model: TileModel) -> np.ndarray:
-        """How far (top-down pixels, (squares, 2)) each square's tile face lies from its square.
+    def _raised(self, light: np.ndarray, tile_like: np.ndarray, seen: np.ndarray, located: Located,
+                size: tuple[int, int], model: TileModel) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """How far (top-down pixels, (squares, 2)) each square's tile face lies from its square,
+        and the squares it was judged on with ``model``'s read of them there.
 
-        Two families of displacement are tried on the squares that look most like tiles: the
-        camera worked out from the grid (:class:`vision.parallax.RaisedFaces`) with each tile
-        height of :data:`HEIGHTS`, and, for a photo already warped top-down or a camera the grid
-        does not tell, one even shift of the whole board (:data:`EVEN_SHIFTS` of a square in
-        eight directions). The displacement where they read surest wins (the sum of -log(1 - p)
-        of their likeliest tile; none when nothing does better than flat)."""
-        tile_like = np.argsort(probs[:, 0])[:HEIGHT_SQUARES]
-        tile_like = tile_like[probs[tile_like, 0] < 0.9]
+        Two families of displacement are tried on the ``tile_like`` squares (read by ``model``
+        where they are: ``seen``): the camera worked out from the grid
+        (:class:`vision.parallax.RaisedFaces`) with each tile height of :data:`HEIGHTS`, and, for
+        a photo already warped top-down or a view too straight for the grid to tell the camera,
+        one even shift of the whole board (:data:`EVEN_SHIFTS` of a square in eight directions).
+        The displacement where they read surest wins (the sum of -log(1 - p) of their likeliest
+        tile, over the heights averaged with the heights beside them; none when nothing does
+        better than flat)."""
+        flat = np.zeros_like(self.middles)
         if len(tile_like) == 0:
-            return np.zeros_like(self.middles)
+            return flat, tile_like, seen
         faces = self.faces(located, size)
-        fields = [faces.offsets(h) for h in HEIGHTS[1:]] + _even_shifts(len(self.middles), self.cell)
+        fields = [faces.offsets(h) for h in HEIGHTS[1:]]
+        if faces.told and np.abs(fields[-1]).max() < SHIFT_MATTERS * self.cell:
+            return flat, tile_like, seen                      # a straight view: no height moves a face enough
+        if not faces.told:
+            fields += _even_shifts(len(self.middles), self.cell)
         centres = np.concatenate([self.middles[tile_like] + field[tile_like] for field in fields])
-        tried = np.concatenate([probs[tile_like], self._classify(windows(light, centres), model)])
+        tried = np.concatenate([seen, self._classify(windows(light, centres), model)])
         surest = tried[:, 1:].max(1).reshape(len(fields) + 1, len(tile_like))
+        surest[:, seen[:, 0] >= 0.9] = 0.0                  # squares that looked like tiles only to the first network
         score = -np.log(1.0 - surest + 1e-4).sum(1)          # very sure reads weigh most
+        n = len(HEIGHTS)                                      # neighbouring heights read alike: smoothed,
+        padded = np.concatenate([score[:1], score[:n], score[n - 1:n]])   # one lucky square sways less
+        score[:n] = (padded[:-2] + 2 * padded[1:-1] + padded[2:]) / 4
         best = int(score.argmax())
-        return fields[best - 1] if best else np.zeros_like(self.middles)
+        found = tried.reshape(len(fields) + 1, len(tile_like), -1)[best]
+        return (fields[best - 1] if best else flat), tile_like, found
 
     def _classify(self, cut: np.ndarray, model: TileModel) -> np.ndarray:
         """(squares, codes) probabilities of this set's codes (empty, blank, its letters), read by ``model``."""

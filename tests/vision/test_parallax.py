@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.board import parse_board
-from vision.parallax import USUAL_FOCAL, RaisedFaces, focal_length
+from vision.parallax import USUAL_FOCAL, RaisedFaces, focal_length, told_focal_length
 from vision.synth.tilescene import tile_scene, varied_look
 
 pytestmark = pytest.mark.vision
@@ -49,6 +49,23 @@ def test_raised_faces_shift_away_from_the_camera_and_more_the_higher(tilt, turn,
 def test_a_straight_view_takes_a_phones_usual_focal_length():
     straight = camera(1500.0, 0.0, 0.0, 0.0, 40.0)
     assert focal_length(straight, SIZE) == pytest.approx(USUAL_FOCAL * 1280)
+    assert told_focal_length(straight, SIZE) is None
+    assert not RaisedFaces(straight, SIZE, 15, 15, np.eye(3)).told
+
+
+@settings(max_examples=30, deadline=None)
+@given(scale=st.floats(20, 80), turn=st.floats(-40, 40), x=st.floats(0, 400), y=st.floats(0, 300))
+def test_a_photo_already_warped_top_down_does_not_tell_the_camera(scale, turn, x, y):
+    """An affine map (a photo someone warped top-down: no perspective left) tells no focal length,
+    so the tile reader tries even shifts of the whole board instead of tile heights."""
+    a = np.radians(turn)
+    affine = np.array([[scale * np.cos(a), -scale * np.sin(a), x], [scale * np.sin(a), scale * np.cos(a), y], [0, 0, 1]])
+    assert told_focal_length(affine, SIZE) is None
+    assert not RaisedFaces(affine, SIZE, 15, 15, np.eye(3)).told
+
+
+def test_an_oblique_view_tells_the_camera():
+    assert RaisedFaces(camera(1100.0, 35.0, 0.5, 10.0, 40.0), SIZE, 15, 15, np.eye(3)).told
 
 
 @pytest.mark.parametrize("seed, tilt", [(1, 30), (2, 40), (3, 45)])

@@ -14,7 +14,7 @@ from tabletop.resources import load_board
 from vision.errors import BoardNotFound
 from vision.synth.tilefonts import HELD_OUT
 from vision.synth.tilescene import HELD_OUT_BOARDS, HELD_OUT_PALETTES, tile_scene, varied_look
-from vision.tiles import CLASSES, GLYPHS, TileReader, from_corners, glyph
+from vision.tiles import CELL, CLASSES, GLYPHS, MARGIN, TileReader, from_corners, glyph
 from vision.words import LexiconIndex
 
 pytestmark = pytest.mark.vision
@@ -162,3 +162,49 @@ def test_one_reader_reads_a_light_set_then_a_dark_set():
         right = sum(want == got for w_row, g_row in zip(shot.rows, read.rows)
                     for want, got in zip(w_row, g_row) if want != ".")
         assert right >= len(tiles) - 1, (palette, read.rows)
+
+
+def test_a_blank_is_told_by_the_colour_of_the_tiles_faces():
+    """A square the network takes for a blank but coloured like the board's premium squares, not
+    like the tiles, is empty; a square it takes for empty with some chance of a blank, coloured
+    like the tiles and not like the board, is a blank."""
+    reader = TileReader(BOXED, "en")
+    side = int((15 + 2 * MARGIN) * CELL)
+    light = np.empty((side, side, 3), np.float32)
+    light[:] = (0.3, 0.6, 0.3)                                     # a green board
+    ivory, red = (0.8, 0.9, 0.95), (0.3, 0.3, 0.9)
+    letters, premium, pale = [16, 17, 18, 19], 100, 140
+    paint = {**{k: ivory for k in letters}, premium: red, pale: ivory}
+    for k, colour in paint.items():
+        x, y = reader.middles[k]
+        light[int(y - CELL / 2):int(y + CELL / 2), int(x - CELL / 2):int(x + CELL / 2)] = colour
+    probs = np.zeros((225, len(reader.codes)), np.float32)
+    probs[:, 0] = 1.0
+    probs[letters] = 0.0
+    probs[letters, 2] = 0.99                                       # read surely as A
+    probs[letters, 0] = 0.01
+    probs[premium, :2] = (0.3, 0.7)                                # read as a blank
+    probs[pale, :2] = (0.9, 0.1)                                   # read as empty, a blank not unlikely
+    reader._check_blanks(probs, light, reader.middles)
+    assert probs[premium].argmax() == 0 and probs[pale].argmax() == 1
+    assert (probs[letters].argmax(1) == 2).all() and np.allclose(probs.sum(1), 1.0)
+
+
+def test_only_plain_board_squares_go_unread():
+    """A square of the board's one colour is not worth a network's look; one with a letter, a
+    blank tile of another colour or a premium square's label is."""
+    reader = TileReader(BOXED, "en")
+    side = int((15 + 2 * MARGIN) * CELL)
+    light = np.empty((side, side, 3), np.float32)
+    light[:] = (0.7, 0.8, 0.85)                                    # a light board
+    def square(k: int) -> tuple[slice, slice]:
+        x, y = (int(v) for v in reader.middles[k])
+        return slice(y - CELL // 2, y + CELL // 2), slice(x - CELL // 2, x + CELL // 2)
+    letter, blank, label = 30, 31, 32
+    light[square(letter)] = (0.95, 0.95, 0.95)
+    light[square(letter)][8:18, 12:14] = 0.1                       # a stroke of a letter
+    light[square(blank)] = (0.6, 0.9, 1.0)                         # a yellow blank
+    light[square(label)][10:13, 5:20] = (0.2, 0.2, 0.6)            # a line of a premium square's label
+    plain = reader._plain(light)
+    assert not plain[[letter, blank, label]].any()
+    assert plain.sum() == 225 - 3
