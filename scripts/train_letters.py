@@ -321,8 +321,9 @@ def export(net, temperature: float, out: pathlib.Path) -> None:
                       dynamic_axes={"images": {0: "n"}, "features": {0: "n"}, "scores": {0: "n"}})
 
 
-def training_images(real, args, font_dir, seed: int, log=print) -> tuple[np.ndarray, np.ndarray]:
-    """``real``'s letters written ``args.passes`` times, and ``args.scenes`` boards of synthetic ones."""
+def training_images(real, args, font_dir, seed: int, log=print) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``real``'s letters written ``args.passes`` times, and ``args.scenes`` boards of synthetic
+    ones: (images, labels, which images are of recorded letters)."""
     parts = []
     if len(real):
         log(f"rendering {len(real)} recorded letters x {args.passes} scenes each ...")
@@ -330,7 +331,8 @@ def training_images(real, args, font_dir, seed: int, log=print) -> tuple[np.ndar
     if args.scenes:
         log(f"rendering {args.scenes} boards of synthetic handwriting ...")
         parts.append(synthetic_set(args.scenes, seed, args.workers, log, font_share=args.font_share, font_dir=font_dir))
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    recorded = np.concatenate([np.full(len(p[1]), k == 0 and len(real) > 0) for k, p in enumerate(parts)])
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), recorded
 
 
 def folds(data, args, font_dir) -> int:
@@ -340,7 +342,7 @@ def folds(data, args, font_dir) -> int:
     for k, group in enumerate(FOLDS):
         rest = [c for c in TRAINING_CONTRIBUTORS if c not in group]
         print(f"fold {k + 1}/{len(FOLDS)}: holding out {', '.join(group)}; learning from {', '.join(rest)}")
-        x, y = training_images(data.of(rest), args, font_dir, args.seed + k)
+        x, y, _recorded = training_images(data.of(rest), args, font_dir, args.seed + k)
         net = train(x, y, args.width, args.epochs, args.seed + k, threads=args.threads, depth=args.depth)
         for name in group:
             held = data.of([name])
@@ -390,8 +392,8 @@ def from_onnx(path: pathlib.Path, classes: int = 26, depth: int = 1):
 
 def rendered(learn, calibrate, args, font_dir, log=print) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
     """(images, labels, (tuning images, tuning labels)): the training letters rendered into
-    scenes (:func:`training_images`) and the tuning writers' letters written ``args.check_passes``
-    times as recorded. Loaded from ``args.cache`` when it was rendered with these very settings,
+    scenes (:func:`training_images`; with ``args.recorded_only`` only the recorded letters' images)
+    and the tuning writers' letters written ``args.check_passes`` times as recorded. Loaded from ``args.cache`` when it was rendered with these very settings,
     else rendered (and saved there), so that several networks learn from the same images."""
     key = (f"passes={args.passes} scenes={args.scenes} font_share={args.font_share} seed={args.seed} "
            f"check_passes={args.check_passes} learn={len(learn)} calibrate={len(calibrate)}")
@@ -400,15 +402,17 @@ def rendered(learn, calibrate, args, font_dir, log=print) -> tuple[np.ndarray, n
         with np.load(cache) as d:
             if str(d["key"]) == key:
                 log(f"rendered letters read from {cache}")
-                return d["x"], d["y"], (d["check_x"], d["check_y"])
+                keep = d["recorded"] if args.recorded_only else slice(None)
+                return d["x"][keep], d["y"][keep], (d["check_x"], d["check_y"])
         log(f"{cache} holds other settings: rendering afresh")
-    x, y = training_images(learn, args, font_dir, args.seed, log)
+    x, y, recorded = training_images(learn, args, font_dir, args.seed, log)
     check = real_set(calibrate, args.check_passes, args.seed + 1, args.workers, log=lambda *a: None, vary=False)
     if cache is not None:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(cache, x=x, y=y, check_x=check[0], check_y=check[1], key=key)
+        np.savez(cache, x=x, y=y, recorded=recorded, check_x=check[0], check_y=check[1], key=key)
         log(f"rendered letters saved in {cache}")
-    return x, y, check
+    keep = recorded if args.recorded_only else slice(None)
+    return x[keep], y[keep], check
 
 
 def main(argv=None) -> int:
@@ -436,6 +440,8 @@ def main(argv=None) -> int:
                     "into a scene (to fit the temperature and measure on)")
     ap.add_argument("--init", default=None, metavar="ONNX", help="learn on from this exported network's weights "
                     "(only one that never learnt from the tuning writers)")
+    ap.add_argument("--recorded-only", action="store_true", help="learn from the recorded letters' images alone "
+                    "(rendered all the same, so that the cache serves both)")
     ap.add_argument("--peak", type=float, default=3e-3, help="highest learning rate of the one cycle")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes rendering scenes")
