@@ -4,6 +4,8 @@
     scripts/fetch_fonts.sh
     .venv/bin/python scripts/train_letters.py            # the shipped model (the defaults made it)
     .venv/bin/python scripts/train_letters.py --folds    # each group of contributors held out in turn
+    .venv/bin/python scripts/train_letters.py --cache var/letters.npz --render-only   # render once ...
+    .venv/bin/python scripts/train_letters.py --cache var/letters.npz --init OLD.onnx # ... learn on from a network
 
 Real handwriting: the recorded UNIPEN and UJI capitals in ``shared/data/handwriting`` (CC BY 4.0,
 credited in the README) of the *training* contributors (:data:`vision.synth.realdata.TRAINING_CONTRIBUTORS`),
@@ -20,6 +22,11 @@ colours, photographed by the scene simulator (perspective, uneven light, glare, 
 cut out by the reader itself (:mod:`vision.synth.letterdata`), so the network learns exactly the
 input it gets at the table. The network is trained with PyTorch (training only) and exported to
 ONNX, which OpenCV's ``dnn`` runs at the table (:class:`vision.letters.LetterModel`).
+
+Rendering the scenes is most of the cost on a small machine: ``--cache`` keeps the cut-out
+letters (training and tuning writers') and reads them back when the settings match, so several
+networks learn from the very same images; ``--init`` learns on from an exported network (one that
+never learnt from the tuning writers: the temperature and every fit are made on them).
 """
 
 from __future__ import annotations
@@ -202,9 +209,13 @@ def augment(x):
 
 
 def train(images: np.ndarray, labels: np.ndarray, width: int, epochs: int, seed: int, log=print,
-          check: tuple[np.ndarray, np.ndarray] | None = None, threads: int = 1, depth: int = 1, classes: int = 26):
-    """A network trained on ``images`` (N, 28, 28 uint8) to tell ``classes`` letters apart; a progress bar per epoch."""
+          check: tuple[np.ndarray, np.ndarray] | None = None, threads: int = 1, depth: int = 1, classes: int = 26,
+          init=None, peak: float = 3e-3):
+    """A network trained on ``images`` (N, 28, 28 uint8) to tell ``classes`` letters apart; a
+    progress bar per epoch. The learning rate rises to ``peak`` and falls away (one cycle). With
+    ``init`` (a network from :func:`from_onnx`) it learns on from those weights, its batch norms frozen."""
     import torch
+    import torch.nn as nn
     import torch.nn.functional as F
     from rich.progress import Progress
 
@@ -212,17 +223,24 @@ def train(images: np.ndarray, labels: np.ndarray, width: int, epochs: int, seed:
     torch.set_num_threads(threads)
     x = torch.tensor(images).float().div(255).unsqueeze(1)
     y = torch.tensor(labels).long()
-    net = build_net(width, depth, classes)
+    net = init if init is not None else build_net(width, depth, classes)
     batch = 256
     per_epoch = max(1, len(x) // batch)
     steps = epochs * per_epoch
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, peak, total_steps=steps)
+
+    def learning() -> None:
+        net.train()
+        for m in net if init is not None else ():
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()
+
     t0 = time.time()
     with Progress(transient=True) as progress:
         for epoch in range(epochs):
             task = progress.add_task(f"epoch {epoch + 1}/{epochs}", total=per_epoch)
-            net.train()
+            learning()
             order = torch.randperm(len(x))
             total, count = 0.0, 0
             for start in range(0, per_epoch * batch, batch):
@@ -303,8 +321,9 @@ def export(net, temperature: float, out: pathlib.Path) -> None:
                       dynamic_axes={"images": {0: "n"}, "features": {0: "n"}, "scores": {0: "n"}})
 
 
-def training_images(real, args, font_dir, seed: int, log=print) -> tuple[np.ndarray, np.ndarray]:
-    """``real``'s letters written ``args.passes`` times, and ``args.scenes`` boards of synthetic ones."""
+def training_images(real, args, font_dir, seed: int, log=print) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``real``'s letters written ``args.passes`` times, and ``args.scenes`` boards of synthetic
+    ones: (images, labels, which images are of recorded letters)."""
     parts = []
     if len(real):
         log(f"rendering {len(real)} recorded letters x {args.passes} scenes each ...")
@@ -312,7 +331,8 @@ def training_images(real, args, font_dir, seed: int, log=print) -> tuple[np.ndar
     if args.scenes:
         log(f"rendering {args.scenes} boards of synthetic handwriting ...")
         parts.append(synthetic_set(args.scenes, seed, args.workers, log, font_share=args.font_share, font_dir=font_dir))
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    recorded = np.concatenate([np.full(len(p[1]), k == 0 and len(real) > 0) for k, p in enumerate(parts)])
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), recorded
 
 
 def folds(data, args, font_dir) -> int:
@@ -322,7 +342,7 @@ def folds(data, args, font_dir) -> int:
     for k, group in enumerate(FOLDS):
         rest = [c for c in TRAINING_CONTRIBUTORS if c not in group]
         print(f"fold {k + 1}/{len(FOLDS)}: holding out {', '.join(group)}; learning from {', '.join(rest)}")
-        x, y = training_images(data.of(rest), args, font_dir, args.seed + k)
+        x, y, _recorded = training_images(data.of(rest), args, font_dir, args.seed + k)
         net = train(x, y, args.width, args.epochs, args.seed + k, threads=args.threads, depth=args.depth)
         for name in group:
             held = data.of([name])
@@ -338,6 +358,61 @@ def folds(data, args, font_dir) -> int:
         print(f"  {name:<4} {r / n:.4f}  ({n} letters)")
     print(f"  all  {right / max(1, total):.4f}  ({total} letters)")
     return 0
+
+
+def from_onnx(path: pathlib.Path, classes: int = 26, depth: int = 1):
+    """A network (:func:`build_net`) holding the weights of an exported one (``path``, as
+    :func:`export` writes it). The export folded each batch norm into its convolution, so here
+    the batch norms start as the identity (and :func:`train` keeps them frozen while it learns on)."""
+    import onnx
+    import torch
+    import torch.nn as nn
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    dense = [n for n in model.graph.node if n.op_type in ("Gemm", "MatMul")]
+    net = build_net(int(weights[convs[0].input[1]].shape[0]), depth, classes)
+    layers = [m for m in net if isinstance(m, nn.Conv2d)] + [m for m in net if isinstance(m, nn.Linear)]
+    if len(layers) != len(convs) + len(dense) or any(n.op_type != "Gemm" for n in dense):
+        raise ValueError(f"{path} is not a network of build_net's shape (width, depth {depth})")
+    with torch.no_grad():
+        for layer, node in zip(layers, convs + dense):
+            layer.weight.copy_(torch.tensor(weights[node.input[1]]))
+            layer.bias.copy_(torch.tensor(weights[node.input[2]]))
+        for m in net:
+            if isinstance(m, nn.BatchNorm2d):
+                m.weight.fill_(1.0)
+                m.bias.zero_()
+                m.running_mean.zero_()
+                m.running_var.fill_(1.0 - m.eps)
+    return net
+
+
+def rendered(learn, calibrate, args, font_dir, log=print) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """(images, labels, (tuning images, tuning labels)): the training letters rendered into
+    scenes (:func:`training_images`; with ``args.recorded_only`` only the recorded letters' images)
+    and the tuning writers' letters written ``args.check_passes`` times as recorded. Loaded from ``args.cache`` when it was rendered with these very settings,
+    else rendered (and saved there), so that several networks learn from the same images."""
+    key = (f"passes={args.passes} scenes={args.scenes} font_share={args.font_share} seed={args.seed} "
+           f"check_passes={args.check_passes} learn={len(learn)} calibrate={len(calibrate)}")
+    cache = pathlib.Path(args.cache) if args.cache else None
+    if cache is not None and cache.is_file():
+        with np.load(cache) as d:
+            if str(d["key"]) == key:
+                log(f"rendered letters read from {cache}")
+                keep = d["recorded"] if args.recorded_only else slice(None)
+                return d["x"][keep], d["y"][keep], (d["check_x"], d["check_y"])
+        log(f"{cache} holds other settings: rendering afresh")
+    x, y, recorded = training_images(learn, args, font_dir, args.seed, log)
+    check = real_set(calibrate, args.check_passes, args.seed + 1, args.workers, log=lambda *a: None, vary=False)
+    if cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(cache, x=x, y=y, recorded=recorded, check_x=check[0], check_y=check[1], key=key)
+        log(f"rendered letters saved in {cache}")
+    keep = recorded if args.recorded_only else slice(None)
+    return x[keep], y[keep], check
 
 
 def main(argv=None) -> int:
@@ -358,6 +433,16 @@ def main(argv=None) -> int:
                     help="share of the training contributors' writers kept apart to fit the temperature on")
     ap.add_argument("--folds", action="store_true", help="hold each group of training contributors out in turn "
                     "and print their accuracy (writes no model)")
+    ap.add_argument("--cache", default=None, metavar="NPZ", help="keep the rendered letters here (and read them "
+                    "back when the settings match), to train several networks on the very same images")
+    ap.add_argument("--render-only", action="store_true", help="render the letters into --cache and stop")
+    ap.add_argument("--check-passes", type=int, default=1, help="times each tuning writer's letter is written "
+                    "into a scene (to fit the temperature and measure on)")
+    ap.add_argument("--init", default=None, metavar="ONNX", help="learn on from this exported network's weights "
+                    "(only one that never learnt from the tuning writers)")
+    ap.add_argument("--recorded-only", action="store_true", help="learn from the recorded letters' images alone "
+                    "(rendered all the same, so that the cache serves both)")
+    ap.add_argument("--peak", type=float, default=3e-3, help="highest learning rate of the one cycle")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes rendering scenes")
     ap.add_argument("--threads", type=int, default=1, help="PyTorch threads while training")
@@ -396,10 +481,13 @@ def main(argv=None) -> int:
     learn, calibrate = split_writers(data.of(TRAINING_CONTRIBUTORS), args.calibration_share, args.seed)
     print(f"recorded letters: {len(learn)} to learn from, {len(calibrate)} of {len(np.unique(calibrate.writer))} "
           f"writers kept apart for calibration; never used: {', '.join(HELD_OUT_CONTRIBUTORS)}")
-    x, y = training_images(learn, args, font_dir, args.seed)
-    check = real_set(calibrate, 1, args.seed + 1, args.workers, log=lambda *a: None, vary=False)
+    x, y, check = rendered(learn, calibrate, args, font_dir)
     print(f"{len(y)} training images, {len(check[1])} calibration images ({time.time() - t0:.0f} s)")
-    net = train(x, y, args.width, args.epochs, args.seed, check=check, threads=args.threads, depth=args.depth)
+    if args.render_only:
+        return 0
+    init = from_onnx(pathlib.Path(args.init), depth=args.depth) if args.init else None
+    net = train(x, y, args.width, args.epochs, args.seed, check=check, threads=args.threads, depth=args.depth,
+                init=init, peak=args.peak)
     temperature = fit_temperature(net, *check)
     print(f"calibration writers: {accuracy(net, *check):.4f} of {len(check[1])}; temperature {temperature}")
     print("most misread (errors, letter, read as):", confusions(net, *check))

@@ -106,6 +106,36 @@ def test_training_script_runs_on_a_tiny_set_and_its_network_runs_at_the_table(tm
     assert model.outputs(np.zeros((3, 28, 28), np.float32))[0].shape == (3, 32)  # features: 8 x width
 
 
+@pytest.mark.slow
+def test_training_renders_once_into_its_cache_and_learns_on_from_an_exported_network(tmp_path, capsys):
+    module = _training_script()
+    data = _tiny_recordings(tmp_path / "tiny.npz")
+    cache, first, second = tmp_path / "crops.npz", tmp_path / "first.onnx", tmp_path / "second.onnx"
+    common = ["--scenes", "1", "--passes", "1", "--epochs", "1", "--width", "4", "--workers", "1", "--data", str(data),
+              "--calibration-share", "0.34", "--font-share", "0", "--cache", str(cache)]
+    assert module.main(common + ["--render-only", "--out", str(first)]) == 0
+    assert cache.is_file() and not first.exists()
+    assert module.main(common + ["--out", str(first)]) == 0
+    printed = capsys.readouterr().out
+    assert "read from" in printed  # rendered once
+    everything = int(printed.split(" training images")[0].split()[-1])
+    net = module.from_onnx(first)
+    import torch
+
+    x = np.random.default_rng(0).random((3, 1, 28, 28)).astype(np.float32)
+    with torch.no_grad():
+        here = net.eval()(torch.tensor(x)).numpy()
+    scores = LetterModel.load(first).outputs(x[:, 0])[1]
+    temperature = float((here * here).sum() / (here * scores).sum())
+    assert temperature > 0 and np.allclose(here / temperature, scores, atol=1e-4)  # the same network, re-read
+    assert module.main(common + ["--init", str(first), "--recorded-only", "--out", str(second)]) == 0
+    recorded = int(capsys.readouterr().out.split(" training images")[0].split()[-1])
+    assert 0 < recorded < everything  # the rendered board of synthetic letters left out
+    assert LetterModel.load(second).outputs(x[:, 0])[1].shape == (3, 26)
+    assert module.main(common + ["--passes", "2", "--render-only", "--out", str(second)]) == 0
+    assert "other settings" in capsys.readouterr().out  # another recipe is rendered afresh
+
+
 def test_recorded_letters_from_both_formats_load_into_one_set(tmp_path):
     from vision.synth.realdata import load_handwriting
 
