@@ -4,6 +4,8 @@ from CoMNIST) on the 33 Ukrainian capitals.
 
     .venv/bin/python scripts/train_letters_uk.py --cache /tmp/letters-uk    # the shipped model
     .venv/bin/python scripts/train_letters_uk.py --cache /tmp/letters-uk --held-out   # and its held-out figures
+    .venv/bin/python scripts/train_letters_uk.py --cache /tmp/letters-uk --init vision/models/letters-uk.onnx \
+        --epochs 8 --peak 6e-4 --out /tmp/letters-uk/on.onnx    # learn on from the shipped network
 
 The letters are CoMNIST's images of the *training* sessions, with Ґ Є І Ї made from real letters
 (:mod:`vision.synth.cyrillic`). The training sessions are cut once more
@@ -22,6 +24,12 @@ Ukrainian letter (А В Е К М Н О Р С Т Х, pen strokes as marker ink) a
 (``--homoglyphs``). The cut-outs are rendered once and kept (``--cache``); the network then learns
 from them for many epochs with cheap augmentations (:func:`train_letters.augment`), label
 smoothing, AdamW and a one-cycle schedule.
+
+``--init`` learns on from an exported network of the same shape (:func:`from_onnx`; the export
+folded its batch norms into the convolutions, so they stay frozen as the identity), with a lower
+one-cycle peak (``--peak``), reading the tuning run after each epoch and keeping the best epoch
+(written to ``--out`` as soon as it is the best). The shipped network never learnt from the tuning
+run nor the held-out writers, so learning on from it leaks neither.
 
 At the end it reports the tuning sessions' letters read right in camera scenes, as drawn and at a
 marker's width, per letter (and, with ``--held-out``, the same for the held-out writers, isolated
@@ -43,8 +51,8 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from train_letters import (BOARDS, _reader, _run_jobs, accuracy, confusions, export, fit_temperature, logits,  # noqa: E402
-                           train)
+from train_letters import (BOARDS, _reader, _run_jobs, accuracy, augment, build_net, confusions, export,  # noqa: E402
+                           fit_temperature, logits, train)
 from vision.letters import UK_ALPHABET, UK_MODEL_PATH, normalise  # noqa: E402
 from vision.synth.cyrillic import CONSTRUCTED, LetterImages, tuning_split, ukrainian_letters  # noqa: E402
 
@@ -161,6 +169,90 @@ def cached(path: pathlib.Path | None, make, log=print) -> tuple[np.ndarray, np.n
     return x, y
 
 
+def from_onnx(path: pathlib.Path, classes: int, depth: int = 1):
+    """A network of :func:`train_letters.build_net`'s shape holding the weights of one exported
+    by :func:`train_letters.export` (``path``). The export folded each batch norm into its
+    convolution, so here the batch norms are the identity (and :func:`learn_on` keeps them so)."""
+    import onnx
+    import torch
+    import torch.nn as nn
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    dense = [n for n in model.graph.node if n.op_type in ("Gemm", "MatMul")]
+    net = build_net(int(weights[convs[0].input[1]].shape[0]), depth, classes)
+    layers = [m for m in net if isinstance(m, nn.Conv2d)] + [m for m in net if isinstance(m, nn.Linear)]
+    if len(layers) != len(convs) + len(dense) or any(n.op_type != "Gemm" for n in dense):
+        raise ValueError(f"{path} is not a network of build_net's shape (depth {depth}, {classes} letters).")
+    with torch.no_grad():
+        for layer, node in zip(layers, convs + dense):
+            layer.weight.copy_(torch.tensor(weights[node.input[1]]))
+            layer.bias.copy_(torch.tensor(weights[node.input[2]]))
+        for m in net:
+            if isinstance(m, nn.BatchNorm2d):
+                m.weight.fill_(1.0)
+                m.bias.zero_()
+                m.running_mean.zero_()
+                m.running_var.fill_(1.0 - m.eps)
+    return net
+
+
+def learn_on(net, images: np.ndarray, labels: np.ndarray, epochs: int, peak: float, seed: int,
+             check: tuple[np.ndarray, np.ndarray], out: pathlib.Path, threads: int = 1, log=print):
+    """``net`` (from :func:`from_onnx`) learning on from its weights for ``epochs`` epochs, the
+    learning rate rising to ``peak`` and falling away (one cycle), its batch norms frozen. The
+    tuning run ``check`` is read before and after each epoch; the best network so far is exported
+    to ``out`` (temperature fitted on ``check``). Returns (the best network, its tuning accuracy,
+    the tuning accuracy it started from)."""
+    import copy
+
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    x = torch.tensor(images).float().div(255).unsqueeze(1)
+    y = torch.tensor(labels).long()
+    batch = 256
+    per_epoch = max(1, len(x) // batch)
+    steps = epochs * per_epoch
+    opt = torch.optim.AdamW(net.parameters(), peak / 10, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, peak, total_steps=steps, pct_start=0.2)
+    net.eval()
+    first = accuracy(net, *check)
+    best, best_net = first, copy.deepcopy(net)
+    log(f"epoch 0/{epochs}: tuning run {first:.4f}")
+    t0, c0 = time.time(), time.process_time()
+    for epoch in range(epochs):
+        net.train()
+        for m in net:
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()
+        order = torch.randperm(len(x))
+        total, count = 0.0, 0
+        for start in range(0, per_epoch * batch, batch):
+            idx = order[start:start + batch]
+            loss = F.cross_entropy(net(augment(x[idx])), y[idx], label_smoothing=0.1)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if sched.last_epoch + 1 < steps:
+                sched.step()
+            total, count = total + loss.item(), count + 1
+        net.eval()
+        now = accuracy(net, *check)
+        mark = ""
+        if now > best:
+            best, best_net, mark = now, copy.deepcopy(net), " (best: written)"
+            export(best_net, fit_temperature(best_net, *check), out)
+        log(f"epoch {epoch + 1}/{epochs}: loss {total / max(1, count):.3f}, tuning run {now:.4f}{mark} "
+            f"({time.time() - t0:.0f} s, {time.process_time() - c0:.0f} s of CPU)")
+    return best_net, best, first
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(UK_MODEL_PATH))
@@ -178,6 +270,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
     ap.add_argument("--threads", type=int, default=1, help="PyTorch threads while training")
+    ap.add_argument("--init", type=pathlib.Path, default=None, metavar="ONNX",
+                    help="learn on from this exported network (same shape) instead of from scratch")
+    ap.add_argument("--peak", type=float, default=6e-4, help="the one-cycle peak learning rate with --init")
     args = ap.parse_args(argv)
     t0 = time.time()
     learn_all, tuning = tuning_split(seed=args.seed)
@@ -203,15 +298,22 @@ def main(argv=None) -> int:
     check = (np.concatenate([c[0] for c in checks.values()]), np.concatenate([c[1] for c in checks.values()]))
     print(f"{len(y)} training images, {len(check[1])} tuning images ({time.time() - t0:.0f} s)")
     c0 = time.process_time()
-    net = train(x, y, args.width, args.epochs, args.seed, check=check, threads=args.threads, depth=args.depth,
-                classes=len(UK_ALPHABET))
+    out = pathlib.Path(args.out)
+    if args.init is not None:
+        start = from_onnx(args.init, len(UK_ALPHABET), args.depth)
+        net, best, first = learn_on(start, x, y, args.epochs, args.peak, args.seed, check, out, args.threads)
+        if best <= first:
+            print(f"no epoch read the tuning run better than {args.init}; {out} not written")
+            return 1
+    else:
+        net = train(x, y, args.width, args.epochs, args.seed, check=check, threads=args.threads, depth=args.depth,
+                    classes=len(UK_ALPHABET))
     print(f"trained in {time.process_time() - c0:.0f} s of CPU")
     temperature = fit_temperature(net, *check)
     print(f"tuning sessions: {accuracy(net, *check):.4f} of {len(check[1])}; temperature {temperature}")
     for name, c in checks.items():
         report(f"  tuning letters in camera scenes, {name}", per_letter(net, *c))
         print("  most misread (errors, letter, read as):", confusions(net, *c, alphabet=UK_ALPHABET))
-    out = pathlib.Path(args.out)
     export(net, temperature, out)
     print(f"wrote {out} ({out.stat().st_size // 1024} kB) in {time.time() - t0:.0f} s")
     if args.held_out:

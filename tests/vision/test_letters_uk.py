@@ -119,3 +119,48 @@ def test_a_board_file_in_ukrainian_is_read_in_ukrainian_without_being_told(tmp_p
     assert main(["score", str(path), "--board", str(board), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [w["word"] for w in out["words"]] == ["ЇЖАК"]
+
+
+def _uk_training_script():
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "train_letters_uk.py"
+    spec = importlib.util.spec_from_file_location("train_letters_uk", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+def test_the_training_learns_on_from_an_exported_network_read_back_as_it_was(tmp_path):
+    import torch
+
+    from vision.letters import LetterModel
+
+    module = _uk_training_script()
+    build_net, export = module.build_net, module.export
+    torch.manual_seed(0)
+    net = build_net(4, 1, len(UK_ALPHABET)).eval()
+    for m in net:  # batch norms that are not the identity, so that folding them matters
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.2, 0.2)
+            m.running_var.uniform_(0.5, 2.0)
+            m.weight.data.uniform_(0.5, 1.5)
+    first = tmp_path / "first.onnx"
+    export(net, 0.5, first)
+    again = module.from_onnx(first, len(UK_ALPHABET)).eval()
+    x = np.random.default_rng(0).random((5, 1, 28, 28)).astype(np.float32)
+    with torch.no_grad():
+        here, there = net(torch.tensor(x)).numpy(), again(torch.tensor(x)).numpy()
+    assert np.allclose(here, there, atol=1e-4)  # the same network, its batch norms folded
+    assert np.allclose(here / 0.5, LetterModel.load(first, UK_ALPHABET).outputs(x[:, 0])[1], atol=1e-4)
+    rng = np.random.default_rng(1)
+    images, labels = (rng.random((300, 28, 28)) * 255).astype(np.uint8), rng.integers(0, 3, 300)
+    second = tmp_path / "second.onnx"
+    best_net, best, start = module.learn_on(again, images, labels, 2, 1e-2, 0, (images[:60], labels[:60]), second,
+                                            log=lambda *a: None)
+    assert best > start and second.is_file()  # three labels of 33 are learnt at once
+    assert LetterModel.load(second, UK_ALPHABET).outputs(x[:, 0])[1].shape == (5, 33)
+    with pytest.raises(ValueError, match="not a network of build_net's shape"):
+        module.from_onnx(first, len(UK_ALPHABET), depth=2)
