@@ -25,7 +25,7 @@ Ukrainian letter (А В Е К М Н О Р С Т Х, pen strokes as marker ink) a
 from them for many epochs with cheap augmentations (:func:`train_letters.augment`), label
 smoothing, AdamW and a one-cycle schedule.
 
-``--init`` learns on from an exported network of the same shape (:func:`from_onnx`; the export
+``--init`` learns on from an exported network of the same shape (:func:`train_letters.from_onnx`; the export
 folded its batch norms into the convolutions, so they stay frozen as the identity), with a lower
 one-cycle peak (``--peak``), reading the tuning run after each epoch and keeping the best epoch
 (written to ``--out`` as soon as it is the best). The shipped network never learnt from the tuning
@@ -51,8 +51,8 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from train_letters import (BOARDS, _reader, _run_jobs, accuracy, augment, build_net, confusions, export,  # noqa: E402
-                           fit_temperature, logits, train)
+from train_letters import (BOARDS, _reader, _run_jobs, accuracy, augment, confusions, export,  # noqa: E402
+                           fit_temperature, from_onnx, logits, train)
 from vision.letters import UK_ALPHABET, UK_MODEL_PATH, normalise  # noqa: E402
 from vision.synth.cyrillic import CONSTRUCTED, LetterImages, tuning_split, ukrainian_letters  # noqa: E402
 
@@ -169,39 +169,9 @@ def cached(path: pathlib.Path | None, make, log=print) -> tuple[np.ndarray, np.n
     return x, y
 
 
-def from_onnx(path: pathlib.Path, classes: int, depth: int = 1):
-    """A network of :func:`train_letters.build_net`'s shape holding the weights of one exported
-    by :func:`train_letters.export` (``path``). The export folded each batch norm into its
-    convolution, so here the batch norms are the identity (and :func:`learn_on` keeps them so)."""
-    import onnx
-    import torch
-    import torch.nn as nn
-    from onnx import numpy_helper
-
-    model = onnx.load(str(path))
-    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
-    convs = [n for n in model.graph.node if n.op_type == "Conv"]
-    dense = [n for n in model.graph.node if n.op_type in ("Gemm", "MatMul")]
-    net = build_net(int(weights[convs[0].input[1]].shape[0]), depth, classes)
-    layers = [m for m in net if isinstance(m, nn.Conv2d)] + [m for m in net if isinstance(m, nn.Linear)]
-    if len(layers) != len(convs) + len(dense) or any(n.op_type != "Gemm" for n in dense):
-        raise ValueError(f"{path} is not a network of build_net's shape (depth {depth}, {classes} letters).")
-    with torch.no_grad():
-        for layer, node in zip(layers, convs + dense):
-            layer.weight.copy_(torch.tensor(weights[node.input[1]]))
-            layer.bias.copy_(torch.tensor(weights[node.input[2]]))
-        for m in net:
-            if isinstance(m, nn.BatchNorm2d):
-                m.weight.fill_(1.0)
-                m.bias.zero_()
-                m.running_mean.zero_()
-                m.running_var.fill_(1.0 - m.eps)
-    return net
-
-
 def learn_on(net, images: np.ndarray, labels: np.ndarray, epochs: int, peak: float, seed: int,
              check: tuple[np.ndarray, np.ndarray], out: pathlib.Path, threads: int = 1, log=print):
-    """``net`` (from :func:`from_onnx`) learning on from its weights for ``epochs`` epochs, the
+    """``net`` (from :func:`train_letters.from_onnx`) learning on from its weights for ``epochs`` epochs, the
     learning rate rising to ``peak`` and falling away (one cycle), its batch norms frozen. The
     tuning run ``check`` is read before and after each epoch; the best network so far is exported
     to ``out`` (temperature fitted on ``check``). Returns (the best network, its tuning accuracy,
