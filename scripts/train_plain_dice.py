@@ -345,6 +345,9 @@ def jittered_cut(grey: np.ndarray, box, angle: float, rng: np.random.Generator, 
 
 
 SPOIL = True  #: spoil the real cuts as a worse photo would (``--no-spoil`` trains on them as cut)
+#: how often a spoilt cut is shaken (motion blur), and its longest streak in pixels of the cut
+#: (``--shake``: 0.3 and 10, a camera shaken as in the worst photos, rather than 0.15 and 6)
+BLUR_SHARE, BLUR_LONGEST = 0.15, 6.0
 
 
 def spoil(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -361,8 +364,8 @@ def spoil(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         small = int(rng.integers(10, 22))
         out = cv2.resize(cv2.resize(out, (small, small), interpolation=cv2.INTER_AREA), out.shape[::-1],
                          interpolation=cv2.INTER_LINEAR)
-    if rng.random() < 0.15:
-        length = float(rng.uniform(2, 6))
+    if rng.random() < BLUR_SHARE:
+        length = float(rng.uniform(2, BLUR_LONGEST))
         k = int(np.ceil(length)) | 1
         kernel = np.zeros((k, k), np.float32)
         t = rng.uniform(0, np.pi)
@@ -370,7 +373,7 @@ def spoil(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         cv2.line(kernel, (round(k / 2 - 0.5 - dx), round(k / 2 - 0.5 - dy)), (round(k / 2 - 0.5 + dx), round(k / 2 - 0.5 + dy)), 1.0)
         out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6), borderType=cv2.BORDER_REPLICATE)
     elif rng.random() < 0.2:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.6))
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.6 if BLUR_LONGEST <= 6 else 2.4))
     out = np.clip(out, 0, 255).astype(np.uint8)
     if rng.random() < 0.25:
         ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))])
@@ -496,9 +499,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, help="the run's random seed (default: 1 for the finder, 2 for the faces)")
     parser.add_argument("--lr", type=float, default=2e-3, help="the learning rate at the start")
     parser.add_argument("--no-spoil", action="store_true", help="train the face reader on the real cuts unspoilt")
+    parser.add_argument("--shake", action="store_true", help="spoil with longer and likelier motion blur")
     args = parser.parse_args()
-    global RESUME, TOP_LR, SPOIL
+    global RESUME, TOP_LR, SPOIL, BLUR_SHARE, BLUR_LONGEST
     RESUME, TOP_LR, SPOIL = args.resume, args.lr, not args.no_spoil
+    if args.shake:
+        BLUR_SHARE, BLUR_LONGEST = 0.3, 10.0
     if args.write_split:
         split = realdice.make_split(realdice.load_photos())
         doc = {"source": "Boggle Boards (Public Domain; BoardBoss / Roboflow): shared/data/dice/boggle-boards",
