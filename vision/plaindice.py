@@ -575,14 +575,45 @@ def tray_rows(centres: list[tuple[float, float]], turn: int | None) -> list[list
     lengths = np.linalg.norm(axes, axis=0)
     cols, rows = _bands(coords[:, 0], step / lengths[0]), _bands(coords[:, 1], step / lengths[1])
     ncols, nrows = int(cols.max()) + 1, int(rows.max()) + 1
-    if ncols < 2 or nrows < 2 or ncols * nrows != n:
-        return None
     grid = np.full((nrows, ncols), -1)
     for i, (r, col) in enumerate(zip(rows, cols)):
         if grid[r, col] != -1:
-            return None
+            break
         grid[r, col] = i
-    return np.rot90(grid, turn or 0).tolist()
+    else:
+        if ncols >= 2 and nrows >= 2 and ncols * nrows == n:
+            return np.rot90(grid, turn or 0).tolist()
+    square = _square_by_corners(coords, pts)
+    return None if square is None else np.rot90(square, turn or 0).tolist()
+
+
+def _square_by_corners(coords: np.ndarray, pts: np.ndarray) -> np.ndarray | None:
+    """The dice (indices) in a square grid of k x k (k from 3) when the rows and columns
+    found as gaps do not add up (a tray seen in steep perspective, its far rows narrower and
+    closer together): its four corners are the dice furthest out along the grid's diagonals
+    (``coords``, each die along the rows and along the columns), the perspective that takes them
+    to the square's corners takes every die to its cell, within a third of a cell; else ``None``.
+
+    >>> pts = np.array([(x * (10 - y) + 5 * y, 8 * y - 0.3 * y * y) for y in range(3) for x in range(3)], float)
+    >>> _square_by_corners(pts, pts).tolist()
+    [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
+    """
+    k = int(round(np.sqrt(len(pts))))
+    if k < 3 or k * k != len(pts):
+        return None
+    u, v = coords[:, 0], coords[:, 1]
+    corners = [int(np.argmin(u + v)), int(np.argmax(u - v)), int(np.argmax(u + v)), int(np.argmin(u - v))]
+    if len(set(corners)) < 4:
+        return None
+    square = np.array([(0, 0), (k - 1, 0), (k - 1, k - 1), (0, k - 1)], np.float32)
+    warp = cv2.getPerspectiveTransform(pts[corners].astype(np.float32), square)
+    cells = cv2.perspectiveTransform(pts[None].astype(np.float32), warp)[0]
+    where = np.round(cells).astype(int)
+    if np.abs(cells - where).max() > 1 / 3 or where.min() < 0 or where.max() > k - 1:
+        return None
+    grid = np.full((k, k), -1)
+    grid[where[:, 1], where[:, 0]] = np.arange(len(pts))
+    return grid if (grid >= 0).all() else None
 
 
 def _lattice_axes(pts: np.ndarray) -> np.ndarray | None:

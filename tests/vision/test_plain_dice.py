@@ -379,3 +379,15 @@ def test_a_small_tray_far_off_is_found_by_the_closer_look(photos, reader):
     boxes = [((x0 + 416) / 3, (y0 + 416) / 3, (x1 + 416) / 3, (y1 + 416) / 3) for x0, y0, x1, y1 in (d.box for d in photo.dice)]
     inside = sum(any(x0 <= d.centre[0] <= x1 and y0 <= d.centre[1] <= y1 for d in read.dice) for x0, y0, x1, y1 in boxes)
     assert inside == 16
+
+
+@pytest.mark.parametrize("tilt", [0.002, 0.003, 0.004])
+def test_the_rows_of_a_tray_in_steep_perspective(tilt):
+    """Far rows narrower and closer together (the rows as gaps do not add up): the tray's four
+    corners and the perspective between them still put each die in its cell."""
+    flat = np.array([(x * 40.0 + 200, y * 40.0 + 200) for y in range(4) for x in range(4)], np.float32)
+    warp = np.array([[1, 0, 0], [0, 1, 0], [0, tilt, 1]], np.float32)
+    seen = cv2.perspectiveTransform(flat[None], warp)[0]
+    assert tray_rows([(float(x), float(y)) for x, y in seen], None) == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]]
+    moved = [(float(x), float(y)) for x, y in seen[:-1]] + [(float(seen[-1][0]) + 30, float(seen[-1][1]))]
+    assert tray_rows(moved, None) is None                # a die off its cell: no rows
