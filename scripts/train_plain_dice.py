@@ -3,7 +3,8 @@
     .venv/bin/python scripts/train_plain_dice.py --write-split
     .venv/bin/python scripts/train_plain_dice.py finder [--minutes 9]
     .venv/bin/python scripts/train_plain_dice.py faces [--minutes 9]
-    .venv/bin/python scripts/train_plain_dice.py faces --resume --lr 1e-3 --minutes 12   # the shipped round
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --lr 1e-3 --minutes 12   # the first round's last
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --lr 1e-3 --minutes 15 --seed 5   # the shipped round
 
 The photos are the Boggle Boards photos in shared/data/dice/boggle-boards (Public Domain, by the
 makers of BoardBoss through Roboflow; vision/models/NOTICE). Only the ``train`` part of the split
@@ -16,7 +17,7 @@ recoloured, a map of die centres (a Gaussian a face) and the faces' sizes. The f
 each die's face from cuts made exactly as the reader cuts them (vision.plaindice.face_cut), turned
 any angle, the box a little off in place, size and aspect, and spoilt by chance as a worse photo
 would show them (:func:`spoil`: dim, far, shaken, blurred, a rough JPEG; ``--no-spoil`` to
-train without); the photos' few ``Q`` labels are Qu faces and are learnt as ``QU``. With
+train without, ``--shake`` to shake more often and longer, as the worst photos are); the photos' few ``Q`` labels are Qu faces and are learnt as ``QU``. With
 ``--resume`` a run goes on from the last run's weights (``OUT.pt``, else the network at ``OUT``
 itself, unfolded from its ONNX file), best with a lower ``--lr``.
 Its second output is the quarter turn
