@@ -349,6 +349,7 @@ SPOIL = True  #: spoil the real cuts as a worse photo would (``--no-spoil`` trai
 #: how often a spoilt cut is shaken (motion blur), and its longest streak in pixels of the cut
 #: (``--shake``: 0.3 and 10, a camera shaken as in the worst photos, rather than 0.15 and 6)
 BLUR_SHARE, BLUR_LONGEST = 0.15, 6.0
+JITTER = 1.0  #: how far the real cuts' boxes are put off (``--jitter``: a multiple of the usual)
 
 
 def spoil(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -467,7 +468,7 @@ def train_faces(minutes: float, out: str, seed: int = 2) -> None:
         net.train()
         picks = rng.choice(len(train), size=batch, p=pick_p)
         angles = rng.uniform(0, 360, batch)
-        x = np.stack([blur_noise(jittered_cut(train[i][0], train[i][1], a, rng), rng) for i, a in zip(picks, angles)])
+        x = np.stack([blur_noise(jittered_cut(train[i][0], train[i][1], a, rng, JITTER), rng) for i, a in zip(picks, angles)])
         y = np.array([train[i][2] for i in picks])
         sx, sy, st = synthetic_faces(rng, batch // 4)
         face_logits, _ = net(torch.from_numpy(x[:, None]))
@@ -501,8 +502,10 @@ def main() -> int:
     parser.add_argument("--lr", type=float, default=2e-3, help="the learning rate at the start")
     parser.add_argument("--no-spoil", action="store_true", help="train the face reader on the real cuts unspoilt")
     parser.add_argument("--shake", action="store_true", help="spoil with longer and likelier motion blur")
+    parser.add_argument("--jitter", type=float, default=1.0, help="put the real cuts' boxes this many times further off")
     args = parser.parse_args()
-    global RESUME, TOP_LR, SPOIL, BLUR_SHARE, BLUR_LONGEST
+    global RESUME, TOP_LR, SPOIL, BLUR_SHARE, BLUR_LONGEST, JITTER
+    JITTER = args.jitter
     RESUME, TOP_LR, SPOIL = args.resume, args.lr, not args.no_spoil
     if args.shake:
         BLUR_SHARE, BLUR_LONGEST = 0.3, 10.0
