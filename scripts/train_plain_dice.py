@@ -3,7 +3,8 @@
     .venv/bin/python scripts/train_plain_dice.py --write-split
     .venv/bin/python scripts/train_plain_dice.py finder [--minutes 9]
     .venv/bin/python scripts/train_plain_dice.py faces [--minutes 9]
-    .venv/bin/python scripts/train_plain_dice.py faces --resume --lr 1e-3 --minutes 12   # the shipped round
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --lr 1e-3 --minutes 12   # the first round's last
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --lr 1e-3 --minutes 15 --seed 5   # the shipped round
 
 The photos are the Boggle Boards photos in shared/data/dice/boggle-boards (Public Domain, by the
 makers of BoardBoss through Roboflow; vision/models/NOTICE). Only the ``train`` part of the split
@@ -16,7 +17,7 @@ recoloured, a map of die centres (a Gaussian a face) and the faces' sizes. The f
 each die's face from cuts made exactly as the reader cuts them (vision.plaindice.face_cut), turned
 any angle, the box a little off in place, size and aspect, and spoilt by chance as a worse photo
 would show them (:func:`spoil`: dim, far, shaken, blurred, a rough JPEG; ``--no-spoil`` to
-train without); the photos' few ``Q`` labels are Qu faces and are learnt as ``QU``. With
+train without, ``--shake`` to shake more often and longer, as the worst photos are); the photos' few ``Q`` labels are Qu faces and are learnt as ``QU``. With
 ``--resume`` a run goes on from the last run's weights (``OUT.pt``, else the network at ``OUT``
 itself, unfolded from its ONNX file), best with a lower ``--lr``.
 Its second output is the quarter turn
@@ -345,6 +346,10 @@ def jittered_cut(grey: np.ndarray, box, angle: float, rng: np.random.Generator, 
 
 
 SPOIL = True  #: spoil the real cuts as a worse photo would (``--no-spoil`` trains on them as cut)
+#: how often a spoilt cut is shaken (motion blur), and its longest streak in pixels of the cut
+#: (``--shake``: 0.3 and 10, a camera shaken as in the worst photos, rather than 0.15 and 6)
+BLUR_SHARE, BLUR_LONGEST = 0.15, 6.0
+JITTER = 1.0  #: how far the real cuts' boxes are put off (``--jitter``: a multiple of the usual)
 
 
 def spoil(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -361,8 +366,8 @@ def spoil(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         small = int(rng.integers(10, 22))
         out = cv2.resize(cv2.resize(out, (small, small), interpolation=cv2.INTER_AREA), out.shape[::-1],
                          interpolation=cv2.INTER_LINEAR)
-    if rng.random() < 0.15:
-        length = float(rng.uniform(2, 6))
+    if rng.random() < BLUR_SHARE:
+        length = float(rng.uniform(2, BLUR_LONGEST))
         k = int(np.ceil(length)) | 1
         kernel = np.zeros((k, k), np.float32)
         t = rng.uniform(0, np.pi)
@@ -370,7 +375,7 @@ def spoil(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         cv2.line(kernel, (round(k / 2 - 0.5 - dx), round(k / 2 - 0.5 - dy)), (round(k / 2 - 0.5 + dx), round(k / 2 - 0.5 + dy)), 1.0)
         out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6), borderType=cv2.BORDER_REPLICATE)
     elif rng.random() < 0.2:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.6))
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.6 if BLUR_LONGEST <= 6 else 2.4))
     out = np.clip(out, 0, 255).astype(np.uint8)
     if rng.random() < 0.25:
         ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))])
@@ -463,7 +468,7 @@ def train_faces(minutes: float, out: str, seed: int = 2) -> None:
         net.train()
         picks = rng.choice(len(train), size=batch, p=pick_p)
         angles = rng.uniform(0, 360, batch)
-        x = np.stack([blur_noise(jittered_cut(train[i][0], train[i][1], a, rng), rng) for i, a in zip(picks, angles)])
+        x = np.stack([blur_noise(jittered_cut(train[i][0], train[i][1], a, rng, JITTER), rng) for i, a in zip(picks, angles)])
         y = np.array([train[i][2] for i in picks])
         sx, sy, st = synthetic_faces(rng, batch // 4)
         face_logits, _ = net(torch.from_numpy(x[:, None]))
@@ -496,9 +501,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, help="the run's random seed (default: 1 for the finder, 2 for the faces)")
     parser.add_argument("--lr", type=float, default=2e-3, help="the learning rate at the start")
     parser.add_argument("--no-spoil", action="store_true", help="train the face reader on the real cuts unspoilt")
+    parser.add_argument("--shake", action="store_true", help="spoil with longer and likelier motion blur")
+    parser.add_argument("--jitter", type=float, default=1.0, help="put the real cuts' boxes this many times further off")
     args = parser.parse_args()
-    global RESUME, TOP_LR, SPOIL
+    global RESUME, TOP_LR, SPOIL, BLUR_SHARE, BLUR_LONGEST, JITTER
+    JITTER = args.jitter
     RESUME, TOP_LR, SPOIL = args.resume, args.lr, not args.no_spoil
+    if args.shake:
+        BLUR_SHARE, BLUR_LONGEST = 0.3, 10.0
     if args.write_split:
         split = realdice.make_split(realdice.load_photos())
         doc = {"source": "Boggle Boards (Public Domain; BoardBoss / Roboflow): shared/data/dice/boggle-boards",

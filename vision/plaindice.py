@@ -55,6 +55,14 @@ SECOND_LOOK = 0.8
 HOLE_HEAT = 0.1
 #: a find's side more than this (as a log) off the tray's median side is set to the median
 SIZE_OFF = 0.15
+#: dice under this side (pixels of the finder's input) get a closer look (:func:`zoom_window`)
+ZOOM_BELOW = 24.0
+#: the closer look is taken when it makes the dice at least this much larger
+ZOOM_GAIN = 1.4
+#: a find at least this likely is sure; one less sure must sit on the sure finds' grid (:func:`off_lattice`)
+SURE_FIND = 0.5
+#: a find further than this share of a cell from the grid's crossings is off it
+OFF_CELL = 0.35
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
 FINDER_PATH = MODELS / "plaindice-finder.onnx"
 FACES_PATH = MODELS / "plaindice-faces.onnx"
@@ -104,6 +112,31 @@ def face_cut(grey: np.ndarray, centre: tuple[float, float], size: tuple[float, f
     cut = cv2.warpAffine(grey, matrix, (CROP, CROP), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                          borderMode=cv2.BORDER_REPLICATE)
     return cut if raw else evened(cut)
+
+
+def face_cuts(grey: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> np.ndarray:
+    """The cuts (:func:`face_cut`) of the boxes (cx, cy, w, h): a face many times larger than
+    the cut is cut from the photo halved (each pixel the mean of four; again for each further
+    halving) until at most twice the cut's size, so that the cut means its pixels rather than
+    picking some (a 1.9 MP photo's dice are 100-200 pixels across, the cut 32).
+
+    >>> photo = np.zeros((400, 400), np.uint8); photo[::2] = 255      # lines a pixel wide
+    >>> big, small = face_cuts(photo, [(200, 200, 300, 300), (200, 200, 30, 30)])
+    >>> round(float(big.std()), 2), round(float(small.std()), 2)
+    (0.0, 1.0)
+    """
+    levels = [grey]
+    cuts = []
+    for cx, cy, w, h in boxes:
+        level = 0
+        while min(w, h) * MARGIN / 2 ** level > 2 * CROP and level < 4:
+            level += 1
+        while len(levels) <= level:
+            levels.append(cv2.resize(levels[-1], (levels[-1].shape[1] // 2, levels[-1].shape[0] // 2),
+                                     interpolation=cv2.INTER_AREA))
+        f = 2.0 ** level
+        cuts.append(face_cut(levels[level], ((cx + 0.5) / f - 0.5, (cy + 0.5) / f - 0.5), (w / f, h / f)))
+    return np.stack(cuts)
 
 
 def evened(cut: np.ndarray) -> np.ndarray:
@@ -228,9 +261,11 @@ class PlainDiceReader:
     """
 
     def __init__(self, finder: pathlib.Path = FINDER_PATH, faces: pathlib.Path = FACES_PATH,
-                 threshold: float = 0.3, unsure: float = 0.3, second_look: float = SECOND_LOOK):
+                 threshold: float = 0.3, unsure: float = 0.3, second_look: float = SECOND_LOOK, zoom: bool = True,
+                 prune: bool = True):
         self.finder, self.faces = _net(finder), _net(faces)
         self.threshold, self.unsure, self.second_look = threshold, unsure, second_look
+        self.zoom, self.prune = zoom, prune
         self._lock = threading.Lock()
 
     def maps(self, image: np.ndarray) -> np.ndarray:
@@ -249,11 +284,22 @@ class PlainDiceReader:
                  float(maps[2, r, c]) * SIZE_UNIT * fy, float(maps[0, r, c]))
                 for r, c in peaks(maps[0], self.threshold)]
 
+    def _look(self, colour: np.ndarray, window: tuple[int, int, int, int]
+              ) -> tuple[list[tuple[float, float, float, float, float]], Callable[[float, float], float]]:
+        """The finds in ``window`` (x0, y0, x1, y1) of the photo, one to a die and one size
+        (:func:`keep_tray`, :func:`even_sizes`), in the photo's pixels, and the finder's heat there."""
+        x0, y0, x1, y1 = window
+        part = np.ascontiguousarray(colour[y0:y1, x0:x1])
+        maps = self.maps(part)
+        found = [(cx + x0, cy + y0, w, h, score) for cx, cy, w, h, score in self.find(part, maps)]
+        near = _heat_at(maps[0], part.shape[1] / FIND_SIDE, part.shape[0] / FIND_SIDE)
+        return even_sizes(keep_tray(found)), lambda x, y: near(x - x0, y - y0)
+
     def classify(self, grey: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> tuple[np.ndarray, np.ndarray]:
         """(face probabilities (N, len(FACES)), quarter turn probabilities (N, 4)) of the boxes (cx, cy, w, h)."""
         if not boxes:
             return np.zeros((0, len(FACES))), np.zeros((0, 4))
-        cuts = np.stack([face_cut(grey, (cx, cy), (w, h)) for cx, cy, w, h in boxes])
+        cuts = face_cuts(grey, boxes)
         faces, turns = self._run(cuts)
         doubtful = np.flatnonzero(faces.max(1) < self.second_look)
         if len(doubtful):                   # a second look: the doubtful cuts turned each quarter
@@ -285,9 +331,13 @@ class PlainDiceReader:
         grey = as_grey(image)
         colour = cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR) if image.ndim == 2 else image[..., :3]
         colour = np.ascontiguousarray(colour)
-        maps = self.maps(colour)
-        found = even_sizes(keep_tray(self.find(colour, maps)))
-        found = fill_holes(found, _heat_at(maps[0], grey.shape[1] / FIND_SIDE, grey.shape[0] / FIND_SIDE))
+        found, heat = self._look(colour, (0, 0, colour.shape[1], colour.shape[0]))
+        closer = zoom_window(found, colour.shape[:2]) if self.zoom else None
+        if closer is not None:                  # small dice: the finder looks again, closer
+            again, near_heat = self._look(colour, closer)
+            if len(again) >= len(found):
+                found, heat = again, near_heat
+        found = fill_holes(off_lattice(found) if self.prune else found, heat)
         found_at = time.perf_counter()
         if not found:
             raise NoDiceFound()
@@ -345,6 +395,39 @@ def keep_tray(found: list[tuple[float, float, float, float, float]]) -> list[tup
     return [k for k, g in zip(kept, group) if g == largest]
 
 
+def zoom_window(found: list[tuple[float, float, float, float, float]], shape: tuple[int, int],
+                small: float = ZOOM_BELOW, gain: float = ZOOM_GAIN) -> tuple[int, int, int, int] | None:
+    """The part of a photo (``shape``: rows, columns) for the finder's closer look when the dice
+    found are small (their median side, the root of width times height, under ``small`` pixels of
+    the finder's input): the finds'
+    centres and a margin of two dice each side, with the photo's own proportions (the finder
+    learnt the photos' stretch), when that part is at most ``1 / gain`` of the photo's side; else
+    ``None``. (x0, y0, x1, y1) in the photo's pixels.
+
+    >>> dice = [(500.0 + 20 * i, 400.0 + 20 * j, 15.0, 15.0, 0.9) for i in range(4) for j in range(4)]
+    >>> zoom_window(dice, (1200, 1600))
+    (440, 362, 620, 497)
+    >>> zoom_window([(d[0], d[1], 200.0, 200.0, 0.9) for d in dice], (1200, 1600)) is None
+    True
+    """
+    if len(found) < 4:
+        return None
+    rows, cols = shape
+    side = float(np.median([np.sqrt(f[2] * FIND_SIDE / cols * f[3] * FIND_SIDE / rows) for f in found]))
+    if side >= small:
+        return None
+    xs, ys = [f[0] for f in found], [f[1] for f in found]
+    w = float(np.median([f[2] for f in found]))
+    h = float(np.median([f[3] for f in found]))
+    half_w, half_h = (max(xs) - min(xs)) / 2 + 2.5 * w, (max(ys) - min(ys)) / 2 + 2.5 * h
+    share = max(half_w / cols, half_h / rows)           # the part's side, a share of the photo's
+    if 2 * share * gain > 1:
+        return None
+    cx = min(max((max(xs) + min(xs)) / 2, share * cols), cols - share * cols)
+    cy = min(max((max(ys) + min(ys)) / 2, share * rows), rows - share * rows)
+    return (int(cx - share * cols), int(cy - share * rows), int(cx + share * cols), int(cy + share * rows))
+
+
 def _heat_at(heat: np.ndarray, fx: float, fy: float) -> Callable[[float, float], float]:
     """How likely the finder thought a face centred near a point of the photo (its map's highest
     cell within a cell of the point's); ``fx``, ``fy`` the photo's pixels per finder input pixel."""
@@ -370,30 +453,15 @@ def fill_holes(found: list[tuple[float, float, float, float, float]], heat: Call
     >>> len(fill_holes(grid, lambda x, y: 0.01))
     8
     """
-    n = len(found)
-    if n < 6:
+    lattice = _lattice(found)
+    if lattice is None:
         return found
-    pts = np.array([f[:2] for f in found], np.float64)
-    axes = _lattice_axes(pts)
-    if axes is None or abs(np.linalg.det(axes)) < 0.3:
-        return found
-    coords = pts @ np.linalg.inv(axes).T
-    dist = np.linalg.norm(pts[:, None] - pts[None], axis=2) + np.eye(n) * 1e12
-    step = float(np.median(dist.min(1)))
-    lengths = np.linalg.norm(axes, axis=0)
-    cols, rows = _bands(coords[:, 0], step / lengths[0]), _bands(coords[:, 1], step / lengths[1])
-    ncols, nrows = int(cols.max()) + 1, int(rows.max()) + 1
-    if ncols < 3 or nrows < 3 or not 0 < ncols * nrows - n <= n // 3:
+    fit, cols, rows = lattice
+    n, ncols, nrows = len(found), int(cols.max()) + 1, int(rows.max()) + 1
+    if not 0 < ncols * nrows - n <= n // 3:
         return found
     taken = np.zeros((nrows, ncols), bool)
-    for r, c in zip(rows, cols):
-        if taken[r, c]:
-            return found
-        taken[r, c] = True
-    design = np.stack([cols, rows, np.ones(n)], 1).astype(np.float64)
-    fit, *_ = np.linalg.lstsq(design, pts, rcond=None)
-    if np.median(np.linalg.norm(design @ fit - pts, axis=1)) > 0.25 * step:
-        return found
+    taken[rows, cols] = True
     w, h = float(np.median([f[2] for f in found])), float(np.median([f[3] for f in found]))
     out = list(found)
     for r, c in zip(*np.nonzero(~taken)):
@@ -402,6 +470,73 @@ def fill_holes(found: list[tuple[float, float, float, float, float]], heat: Call
         if score >= least:
             out.append((round(float(x), 6), round(float(y), 6), w, h, score))
     return out
+
+
+def _lattice(found: list[tuple[float, float, float, float, float]]
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The grid the finds lie in, when they lie in one of at least 3x3, a find to a cell: the
+    affine map (3x2) from (column, row, 1) to the photo, fitted to the finds, and each find's
+    column and row; ``None`` for fewer than six finds, or finds off any such grid."""
+    n = len(found)
+    if n < 6:
+        return None
+    pts = np.array([f[:2] for f in found], np.float64)
+    axes = _lattice_axes(pts)
+    if axes is None or abs(np.linalg.det(axes)) < 0.3:
+        return None
+    coords = pts @ np.linalg.inv(axes).T
+    dist = np.linalg.norm(pts[:, None] - pts[None], axis=2) + np.eye(n) * 1e12
+    step = float(np.median(dist.min(1)))
+    lengths = np.linalg.norm(axes, axis=0)
+    cols, rows = _bands(coords[:, 0], step / lengths[0]), _bands(coords[:, 1], step / lengths[1])
+    if cols.max() < 2 or rows.max() < 2 or len(set(zip(rows.tolist(), cols.tolist()))) < n:
+        return None
+    design = np.stack([cols, rows, np.ones(n)], 1).astype(np.float64)
+    fit, *_ = np.linalg.lstsq(design, pts, rcond=None)
+    if np.median(np.linalg.norm(design @ fit - pts, axis=1)) > 0.25 * step:
+        return None
+    return fit, cols, rows
+
+
+def off_lattice(found: list[tuple[float, float, float, float, float]], sure: float = SURE_FIND,
+                off: float = OFF_CELL) -> list[tuple[float, float, float, float, float]]:
+    """The finds without those the tray's grid disowns: when the sure finds (score at least
+    ``sure``) lie in a grid (:func:`_lattice`), a find less sure is dropped when it lies off the
+    grid's crossings (more than ``off`` of a cell, along a row or a column: a die's side face, a
+    pattern between the dice), on a cell a sure find holds, or where it would make the grid
+    longer than it is wide (a tray is square: a pattern beside it).
+
+    >>> grid = [(x * 10.0, y * 10.0, 8.0, 8.0, 0.9) for y in range(4) for x in range(4) if (x, y) != (1, 1)]
+    >>> side, hole, beyond = (15.0, 35.0, 8.0, 8.0, 0.4), (10.0, 11.0, 8.0, 8.0, 0.4), (10.0, 40.0, 8.0, 8.0, 0.4)
+    >>> off_lattice(grid + [side, hole, beyond])[-1]
+    (10.0, 11.0, 8.0, 8.0, 0.4)
+    >>> len(off_lattice(grid + [side, hole, beyond]))
+    16
+    """
+    firm = [f for f in found if f[4] >= sure]
+    lattice = _lattice(firm)
+    if lattice is None or len(firm) == len(found):
+        return found
+    fit, cols, rows = lattice
+    held = set(zip(rows.tolist(), cols.tolist()))
+    side = max(int(cols.max()), int(rows.max())) + 1
+    inverse = np.linalg.inv(np.vstack([fit.T, [0.0, 0.0, 1.0]]))     # the photo's (x, y, 1) to (column, row, 1)
+    out = []
+    lo_c, hi_c, lo_r, hi_r = 0, int(cols.max()), 0, int(rows.max())
+    for f in sorted(found, key=lambda f: -f[4]):
+        if f[4] >= sure:
+            out.append(f)
+            continue
+        c, r, _ = inverse @ np.array([f[0], f[1], 1.0])
+        ci, ri = int(round(c)), int(round(r))
+        wide = max(hi_c, ci) - min(lo_c, ci) + 1
+        long = max(hi_r, ri) - min(lo_r, ri) + 1
+        if abs(c - ci) > off or abs(r - ri) > off or (ri, ci) in held or max(wide, long) > side:
+            continue
+        held.add((ri, ci))
+        lo_c, hi_c, lo_r, hi_r = min(lo_c, ci), max(hi_c, ci), min(lo_r, ri), max(hi_r, ri)
+        out.append(f)
+    return [f for f in found if f in out]
 
 
 def even_sizes(found: list[tuple[float, float, float, float, float]],
@@ -465,14 +600,45 @@ def tray_rows(centres: list[tuple[float, float]], turn: int | None) -> list[list
     lengths = np.linalg.norm(axes, axis=0)
     cols, rows = _bands(coords[:, 0], step / lengths[0]), _bands(coords[:, 1], step / lengths[1])
     ncols, nrows = int(cols.max()) + 1, int(rows.max()) + 1
-    if ncols < 2 or nrows < 2 or ncols * nrows != n:
-        return None
     grid = np.full((nrows, ncols), -1)
     for i, (r, col) in enumerate(zip(rows, cols)):
         if grid[r, col] != -1:
-            return None
+            break
         grid[r, col] = i
-    return np.rot90(grid, turn or 0).tolist()
+    else:
+        if ncols >= 2 and nrows >= 2 and ncols * nrows == n:
+            return np.rot90(grid, turn or 0).tolist()
+    square = _square_by_corners(coords, pts)
+    return None if square is None else np.rot90(square, turn or 0).tolist()
+
+
+def _square_by_corners(coords: np.ndarray, pts: np.ndarray) -> np.ndarray | None:
+    """The dice (indices) in a square grid of k x k (k from 3) when the rows and columns
+    found as gaps do not add up (a tray seen in steep perspective, its far rows narrower and
+    closer together): its four corners are the dice furthest out along the grid's diagonals
+    (``coords``, each die along the rows and along the columns), the perspective that takes them
+    to the square's corners takes every die to its cell, within a third of a cell; else ``None``.
+
+    >>> pts = np.array([(x * (10 - y) + 5 * y, 8 * y - 0.3 * y * y) for y in range(3) for x in range(3)], float)
+    >>> _square_by_corners(pts, pts).tolist()
+    [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
+    """
+    k = int(round(np.sqrt(len(pts))))
+    if k < 3 or k * k != len(pts):
+        return None
+    u, v = coords[:, 0], coords[:, 1]
+    corners = [int(np.argmin(u + v)), int(np.argmax(u - v)), int(np.argmax(u + v)), int(np.argmin(u - v))]
+    if len(set(corners)) < 4:
+        return None
+    square = np.array([(0, 0), (k - 1, 0), (k - 1, k - 1), (0, k - 1)], np.float32)
+    warp = cv2.getPerspectiveTransform(pts[corners].astype(np.float32), square)
+    cells = cv2.perspectiveTransform(pts[None].astype(np.float32), warp)[0]
+    where = np.round(cells).astype(int)
+    if np.abs(cells - where).max() > 1 / 3 or where.min() < 0 or where.max() > k - 1:
+        return None
+    grid = np.full((k, k), -1)
+    grid[where[:, 1], where[:, 0]] = np.arange(len(pts))
+    return grid if (grid >= 0).all() else None
 
 
 def _lattice_axes(pts: np.ndarray) -> np.ndarray | None:
