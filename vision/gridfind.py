@@ -116,8 +116,9 @@ LENS_LEAST, LENS_GAIN = 0.03, 0.99
 LENS_ENDS, LENS_BETTER = 0.03, 0.005
 #: the lenses tried (either way, as the ends bend) when the lines are too hidden to measure one
 LENS_GUESSES = (0.05, 0.1)
-#: ... and taken only when the lines seen through it measure a lens (:func:`lens_of`) this near it
-LENS_AGREE = 0.03
+#: ... only when the lines, too hidden to measure a lens clearly, lean that way at least this much
+#: (:func:`lens_of`'s ``k``: a photo drawn without a lens whose ends a tile's edge bent took 0.1)
+LENS_LEAN = 0.02
 #: a lens measured this clearly (the lines' spread through it over without it) is taken when its
 #: grid is convincing and its outer lines' ends are within BENT_IN, even if no nearer than straight
 LENS_CLEAR = 0.92
@@ -260,7 +261,7 @@ def _through_lens(small: np.ndarray, corners: np.ndarray, found: GridFound, rows
         return None                                    # the outer lines end where straight lines would
     if measured:
         tried = [k]
-    elif ends > BENT_IN:
+    elif ends > BENT_IN and k * np.sign(signed) >= LENS_LEAN:
         tried = [float(np.sign(signed)) * guess for guess in LENS_GUESSES]   # ends in: a barrel (k > 0)
     else:
         return None
@@ -271,8 +272,6 @@ def _through_lens(small: np.ndarray, corners: np.ndarray, found: GridFound, rows
         if bent is None or not bent.convincing or bent.lines < found.lines - 0.05:
             continue
         off = abs(bent_in(small, bent.corners, rows, cols, lens))
-        if not measured and abs(lens_of(small, bent.corners, rows, cols, lens)[0] - each) > LENS_AGREE:
-            continue                                   # a lens guessed that the lines seen through it do not bear out
         enough = ends - LENS_BETTER if not measured or gain > LENS_CLEAR else max(ends - LENS_BETTER, BENT_IN)
         if (off < enough or not ends >= LENS_ENDS) and off <= BENT_IN and (chosen is None or off < chosen[0]):
             chosen = off, bent, lens
