@@ -84,6 +84,9 @@ REFINED = 3
 #: how many squares a likely grid is moved each way when none is convincing, if its lines'
 #: share is this much at least (else nothing there looks like a grid)
 SHIFT, GRID_LIKE = 2, 0.35
+#: with none convincing, each plane is searched again in windows this share of its shorter side
+#: where lines run both ways (a small board on a busy table)
+WINDOWS = (0.25, 0.4, 0.6)
 #: a candidate this sure ends the search (lines, pattern)
 SURE, SURE_PATTERN = 0.8, 0.6
 #: a convincing candidate whose premium squares follow the layout this closely ends it too
@@ -195,14 +198,15 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
     >>> bool(np.abs(found.corners - shot.corners).max() < 0.25 * 960 / 15)
     True
     """
-    h, w = frame.shape[:2]
     small, scale = _shrink(frame)
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     layout = _layout_classes(premiums, rows, cols)
     best: GridFound | None = None
     seen: list[np.ndarray] = []
     tried: list[GridFound] = []
+    planes = []
     for method, plane, size in _planes(gray):
+        planes.append((method, plane, size))
         quick = []
         for guess in _lattice_guesses(small, plane, size, rows, cols):
             if any(np.abs(guess - other).max() < 2.0 for other in seen):
@@ -221,10 +225,30 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
                 break                                    # a clear grid: the others need not be looked at
         if best is not None and best.sure:
             break
+    windowed = best is None or not best.convincing
+    if windowed:
+        best = _windows(small, planes, seen, tried, best, rows, cols, layout)
     if best is None or not best.convincing:
         best = _shifts(small, tried, best, rows, cols, layout)
     if best is None or not best.convincing:
         raise GridNotFound(f"no grid of {rows}x{cols} squares was found in the photo (give its corners with --corners)")
+    try:
+        return _finished(frame, small, scale, best, rows, cols, layout)
+    except GridNotFound:
+        if windowed:
+            raise
+        other = _windows(small, planes, seen, tried, None, rows, cols, layout)   # a small board under a grid-like table
+        if other is None or not other.convincing or np.abs(other.corners - best.corners).max() < 2.0:
+            raise
+        return _finished(frame, small, scale, other, rows, cols, layout)
+
+
+def _finished(frame: np.ndarray, small: np.ndarray, scale: float, best: GridFound, rows: int, cols: int,
+              layout: np.ndarray | None) -> GridFound:
+    """The grid ``best`` (shrunk-photo pixels) polished, seen through the lens that bends it, and
+    checked (:func:`quarter_off`, :func:`bent_in`, its corners in the photo), in the photo's
+    pixels; or :class:`GridNotFound`."""
+    h, w = frame.shape[:2]
     best, corners = _polish(frame, small, scale, best, rows, cols, layout)
     straight, lens = corners * scale, None                 # the grid in the shrunk photo's undistorted view
     bent = _through_lens(small, straight, best, rows, cols, layout)
@@ -256,7 +280,7 @@ def _through_lens(small: np.ndarray, corners: np.ndarray, found: GridFound, rows
     k, gain = lens_of(small, corners, rows, cols)
     signed = bent_in(small, corners, rows, cols)
     ends = abs(signed)
-    measured = abs(k) >= LENS_LEAST and gain <= LENS_GAIN
+    measured = LENS_LEAST <= abs(k) < LENS_TRIED[-1] - 0.5 * (LENS_TRIED[1] - LENS_TRIED[0]) and gain <= LENS_GAIN
     if not ends >= LENS_ENDS and not (measured and gain <= LENS_CLEAR):
         return None                                    # the outer lines end where straight lines would
     if measured:
@@ -287,6 +311,31 @@ def _through_lens(small: np.ndarray, corners: np.ndarray, found: GridFound, rows
                 abs(bent_in(small, moved.corners, rows, cols, again)) <= off + LENS_BETTER:
             bent, lens = moved, again
     return GridFound(bent.corners, bent.lines, bent.weakest, bent.pattern, f"{found.method}+lens", bent.ends), lens
+
+
+def _windows(small: np.ndarray, planes: list, seen: list[np.ndarray], tried: list[GridFound], best: GridFound | None,
+             rows: int, cols: int, layout: np.ndarray | None) -> GridFound | None:
+    """With no convincing grid yet: each plane's windows where lines run both ways
+    (:func:`_window_guesses`: a small board on a busy table), their grids checked, and the
+    likeliest refined."""
+    for method, plane, size in planes:
+        quick = []
+        for guess in _window_guesses(small, plane, size, rows, cols):
+            if any(np.abs(guess - other).max() < 2.0 for other in seen):
+                continue
+            seen.append(guess)
+            first = _refine_and_check(small, guess, rows, cols, layout, method + "+window", refine=0)
+            if first is not None:
+                quick.append(first)
+        quick.sort(key=lambda f: -f.score)
+        tried.extend(quick[:1])
+        for first in quick[:REFINED]:
+            found = _refine_and_check(small, first.corners, rows, cols, layout, first.method)
+            if found is not None and found.bounded and (best is None or found.score > best.score):
+                best = found
+        if best is not None and best.sure:
+            break
+    return best
 
 
 def _square_side(corners: np.ndarray, rows: int, cols: int) -> float:
@@ -798,8 +847,10 @@ def _along(g: np.ndarray, valid: np.ndarray, axis: int) -> np.ndarray:
     return _median0(g, v)                                       # the pixels outside the photo left out
 
 
-def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int):
-    """Candidate grids' corners (shrunk-photo pixels) in the candidate ``plane``."""
+def _plane_edges(small: np.ndarray, plane: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The candidate ``plane`` warped top-down: its edge strengths across x and y (capped at
+    their 97th percentile: a few strong edges do not outweigh a grid) and where it shows the
+    photo."""
     top = cv2.warpPerspective(small, plane, size, flags=cv2.INTER_LINEAR)
     valid = cv2.warpPerspective(np.full(small.shape[:2], 255, np.uint8), plane, size) > 0
     valid = cv2.erode(valid.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
@@ -807,7 +858,19 @@ def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int]
     gx *= valid
     gy *= valid
     cap = float(np.percentile(gx[::3, ::3][valid[::3, ::3]], 97)) if valid[::3, ::3].any() else 1.0
-    gx, gy = np.minimum(gx, cap), np.minimum(gy, cap)
+    return np.minimum(gx, cap), np.minimum(gy, cap), valid
+
+
+def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int):
+    """Candidate grids' corners (shrunk-photo pixels) in the candidate ``plane``."""
+    gx, gy, valid = _plane_edges(small, plane, size)
+    return _combed(gx, gy, valid, plane, (0, 0), rows, cols)
+
+
+def _combed(gx: np.ndarray, gy: np.ndarray, valid: np.ndarray, plane: np.ndarray, at: tuple[int, int],
+            rows: int, cols: int) -> list[np.ndarray]:
+    """The grids' corners (shrunk-photo pixels) that the best evenly spaced lines of the plane's
+    edges ``gx``, ``gy`` (a window of it from ``at``, x and y) make."""
     inv = np.linalg.inv(plane)
     out = []
     xs = _comb(_along(gx, valid, 0), cols + 1, 2)
@@ -815,8 +878,31 @@ def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int]
     for x0, sx, _ in xs:
         for y0, sy, _ in ys:
             quad = np.array([[x0, y0], [x0 + cols * sx, y0], [x0 + cols * sx, y0 + rows * sy],
-                             [x0, y0 + rows * sy]], np.float64)
+                             [x0, y0 + rows * sy]], np.float64) + np.array(at, np.float64)
             out.append(cv2.perspectiveTransform(quad.reshape(-1, 1, 2), inv).reshape(4, 2))
+    return out
+
+
+def _window_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int):
+    """Candidate grids' corners in windows of the ``plane`` (shrunk-photo pixels): where a small
+    board's lines run along a fifth of the plane, the median edge along its whole columns is the
+    table's, and the grid does not show in them. Each window (:data:`WINDOWS` of the plane's
+    shorter side) is put where the edges across x and y are both dense."""
+    gx, gy, valid = _plane_edges(small, plane, size)
+    h, w = gx.shape
+    both = np.minimum(cv2.blur(gx, (9, 9)), cv2.blur(gy, (9, 9)))       # lines both ways: a grid, not planks
+    out = []
+    for share in WINDOWS:
+        side = int(share * min(h, w))
+        if side < 8 * (max(rows, cols) + 1):
+            continue
+        dense = cv2.boxFilter(both, -1, (side, side), normalize=True, borderType=cv2.BORDER_CONSTANT)
+        margin = side // 2
+        inner = dense[margin:h - margin + 1, margin:w - margin + 1] if h > side and w > side else dense
+        y, x = np.unravel_index(int(np.argmax(inner)), inner.shape)
+        y0, x0 = (y, x) if inner is not dense else (max(0, y - margin), max(0, x - margin))
+        window = np.s_[y0:y0 + side, x0:x0 + side]
+        out.extend(_combed(gx[window], gy[window], valid[window], plane, (x0, y0), rows, cols))
     return out
 
 
