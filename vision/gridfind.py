@@ -899,7 +899,7 @@ def _window_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int],
         dense = cv2.boxFilter(both, -1, (side, side), normalize=True, borderType=cv2.BORDER_CONSTANT)
         margin = side // 2
         inner = dense[margin:h - margin + 1, margin:w - margin + 1] if h > side and w > side else dense
-        y, x = np.unravel_index(int(np.argmax(inner)), inner.shape)
+        y, x = (int(v) for v in np.unravel_index(int(np.argmax(inner)), inner.shape))
         y0, x0 = (y, x) if inner is not dense else (max(0, y - margin), max(0, x - margin))
         window = np.s_[y0:y0 + side, x0:x0 + side]
         out.extend(_combed(gx[window], gy[window], valid[window], plane, (x0, y0), rows, cols))
