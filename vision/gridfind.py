@@ -23,8 +23,9 @@ premium squares. :func:`find_grid` looks for it in five steps, on the photo shru
    lines and its lines stand out from the squares' middles beside them along their length,
    and, where the board file has a premium layout, the squares' colours are grouped the way the
    layout groups them (any palette, best of four turns, tiles on some squares tolerated). With
-   none convincing, the likeliest grids are moved by up to :data:`SHIFT` squares each way and
-   checked again. The best is kept; a photo where no candidate is convincing, or where the
+   none convincing (or the one taken refused by step 5's checks), each plane is searched again
+   in windows where lines run both ways (:data:`WINDOWS`: a small board on a busy table); then
+   the likeliest grids are moved by up to :data:`SHIFT` squares each way and checked again. The best is kept; a photo where no candidate is convincing, or where the
    grid's corners leave the photo, is refused (:class:`GridNotFound`), never guessed.
 5. **The lens.** A grid whose lines straighten through a lens's radial distortion
    (:func:`lens_of`, :class:`vision.lens.Lens`) and whose outer lines' ends then fit better is
