@@ -23,9 +23,10 @@ premium squares. :func:`find_grid` looks for it in five steps, on the photo shru
    lines and its lines stand out from the squares' middles beside them along their length,
    and, where the board file has a premium layout, the squares' colours are grouped the way the
    layout groups them (any palette, best of four turns, tiles on some squares tolerated). With
-   none convincing (or the one taken refused by step 5's checks), each plane is searched again
-   in windows where lines run both ways (:data:`WINDOWS`: a small board on a busy table); then
-   the likeliest grids are moved by up to :data:`SHIFT` squares each way and checked again. The best is kept; a photo where no candidate is convincing, or where the
+   none convincing, the likeliest grids are moved by up to :data:`SHIFT` squares each way and
+   checked again; still none (or the one taken refused by step 5's checks), each plane is
+   searched again in windows where lines run both ways (:data:`WINDOWS`: a small board on a
+   busy table). The best is kept; a photo where no candidate is convincing, or where the
    grid's corners leave the photo, is refused (:class:`GridNotFound`), never guessed.
 5. **The lens.** A grid whose lines straighten through a lens's radial distortion
    (:func:`lens_of`, :class:`vision.lens.Lens`) and whose outer lines' ends then fit better is
@@ -228,11 +229,11 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
                 break                                    # a clear grid: the others need not be looked at
         if best is not None and best.sure:
             break
-    windowed = best is None or not best.convincing
-    if windowed:
-        best = _windows(small, planes, seen, tried, best, rows, cols, layout)
     if best is None or not best.convincing:
         best = _shifts(small, tried, best, rows, cols, layout)
+    windowed = best is None or not best.convincing
+    if windowed:
+        best = _windows(small, planes, seen, best, rows, cols, layout)
     if best is None or not best.convincing:
         raise GridNotFound(f"no grid of {rows}x{cols} squares was found in the photo (give its corners with --corners)")
     try:
@@ -240,7 +241,7 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
     except GridNotFound:
         if windowed:
             raise
-        other = _windows(small, planes, seen, tried, None, rows, cols, layout)   # a small board under a grid-like table
+        other = _windows(small, planes, seen, None, rows, cols, layout)   # a small board under a grid-like table
         if other is None or not other.convincing or np.abs(other.corners - best.corners).max() < 2.0:
             raise
         return _finished(frame, small, scale, other, rows, cols, layout)
@@ -316,7 +317,7 @@ def _through_lens(small: np.ndarray, corners: np.ndarray, found: GridFound, rows
     return GridFound(bent.corners, bent.lines, bent.weakest, bent.pattern, f"{found.method}+lens", bent.ends), lens
 
 
-def _windows(small: np.ndarray, planes: list, seen: list[np.ndarray], tried: list[GridFound], best: GridFound | None,
+def _windows(small: np.ndarray, planes: list, seen: list[np.ndarray], best: GridFound | None,
              rows: int, cols: int, layout: np.ndarray | None) -> GridFound | None:
     """With no convincing grid yet: each plane's windows where lines run both ways
     (:func:`_window_guesses`: a small board on a busy table), their grids checked, and the
@@ -331,7 +332,6 @@ def _windows(small: np.ndarray, planes: list, seen: list[np.ndarray], tried: lis
             if first is not None:
                 quick.append(first)
         quick.sort(key=lambda f: -f.score)
-        tried.extend(quick[:1])
         for first in quick[:REFINED]:
             found = _refine_and_check(small, first.corners, rows, cols, layout, first.method)
             if found is not None and found.bounded and (best is None or found.score > best.score):
