@@ -24,7 +24,9 @@ premium squares. :func:`find_grid` looks for it in five steps, on the photo shru
    and, where the board file has a premium layout, the squares' colours are grouped the way the
    layout groups them (any palette, best of four turns, tiles on some squares tolerated). With
    none convincing, the likeliest grids are moved by up to :data:`SHIFT` squares each way and
-   checked again. The best is kept; a photo where no candidate is convincing, or where the
+   checked again; still none (or the one taken refused by step 5's checks), each plane is
+   searched again in windows where lines run both ways (:data:`WINDOWS`: a small board on a
+   busy table). The best is kept; a photo where no candidate is convincing, or where the
    grid's corners leave the photo, is refused (:class:`GridNotFound`), never guessed.
 5. **The lens.** A grid whose lines straighten through a lens's radial distortion
    (:func:`lens_of`, :class:`vision.lens.Lens`) and whose outer lines' ends then fit better is
@@ -84,6 +86,9 @@ REFINED = 3
 #: how many squares a likely grid is moved each way when none is convincing, if its lines'
 #: share is this much at least (else nothing there looks like a grid)
 SHIFT, GRID_LIKE = 2, 0.35
+#: with none convincing, each plane is searched again in windows this share of its shorter side
+#: where lines run both ways (a small board on a busy table)
+WINDOWS = (0.25, 0.4, 0.6)
 #: a candidate this sure ends the search (lines, pattern)
 SURE, SURE_PATTERN = 0.8, 0.6
 #: a convincing candidate whose premium squares follow the layout this closely ends it too
@@ -116,6 +121,14 @@ LENS_LEAST, LENS_GAIN = 0.03, 0.99
 LENS_ENDS, LENS_BETTER = 0.03, 0.005
 #: the lenses tried (either way, as the ends bend) when the lines are too hidden to measure one
 LENS_GUESSES = (0.05, 0.1)
+#: ... only when the lines, too hidden to measure a lens clearly, lean that way at least this much
+#: (:func:`lens_of`'s ``k``: a photo drawn without a lens whose ends a tile's edge bent took 0.1)
+LENS_LEAN = 0.02
+#: a lens measured this clearly (the lines' spread through it over without it), where the straight
+#: grid's ends are LENS_ENDS off at least, is taken when its grid is convincing and its outer lines'
+#: ends are within BENT_IN, even if no nearer than the straight grid's (a pincushion whose straight
+#: grid's ends were 0.043 square off, its corners 0.26)
+LENS_CLEAR = 0.92
 #: a line found further than this many squares off straight counts as this far (a tile's edge)
 LENS_CAP = 0.1
 
@@ -189,14 +202,15 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
     >>> bool(np.abs(found.corners - shot.corners).max() < 0.25 * 960 / 15)
     True
     """
-    h, w = frame.shape[:2]
     small, scale = _shrink(frame)
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     layout = _layout_classes(premiums, rows, cols)
     best: GridFound | None = None
     seen: list[np.ndarray] = []
     tried: list[GridFound] = []
+    planes = []
     for method, plane, size in _planes(gray):
+        planes.append((method, plane, size))
         quick = []
         for guess in _lattice_guesses(small, plane, size, rows, cols):
             if any(np.abs(guess - other).max() < 2.0 for other in seen):
@@ -217,8 +231,28 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
             break
     if best is None or not best.convincing:
         best = _shifts(small, tried, best, rows, cols, layout)
+    windowed = best is None or not best.convincing
+    if windowed:
+        best = _windows(small, planes, seen, best, rows, cols, layout)
     if best is None or not best.convincing:
         raise GridNotFound(f"no grid of {rows}x{cols} squares was found in the photo (give its corners with --corners)")
+    try:
+        return _finished(frame, small, scale, best, rows, cols, layout)
+    except GridNotFound:
+        if windowed:
+            raise
+        other = _windows(small, planes, seen, None, rows, cols, layout)   # a small board under a grid-like table
+        if other is None or not other.convincing or np.abs(other.corners - best.corners).max() < 2.0:
+            raise
+        return _finished(frame, small, scale, other, rows, cols, layout)
+
+
+def _finished(frame: np.ndarray, small: np.ndarray, scale: float, best: GridFound, rows: int, cols: int,
+              layout: np.ndarray | None) -> GridFound:
+    """The grid ``best`` (shrunk-photo pixels) polished, seen through the lens that bends it, and
+    checked (:func:`quarter_off`, :func:`bent_in`, its corners in the photo), in the photo's
+    pixels; or :class:`GridNotFound`."""
+    h, w = frame.shape[:2]
     best, corners = _polish(frame, small, scale, best, rows, cols, layout)
     straight, lens = corners * scale, None                 # the grid in the shrunk photo's undistorted view
     bent = _through_lens(small, straight, best, rows, cols, layout)
@@ -250,11 +284,12 @@ def _through_lens(small: np.ndarray, corners: np.ndarray, found: GridFound, rows
     k, gain = lens_of(small, corners, rows, cols)
     signed = bent_in(small, corners, rows, cols)
     ends = abs(signed)
+    measured = LENS_LEAST <= abs(k) < LENS_TRIED[-1] - 0.5 * (LENS_TRIED[1] - LENS_TRIED[0]) and gain <= LENS_GAIN
     if not ends >= LENS_ENDS:
         return None                                    # the outer lines end where straight lines would
-    if abs(k) >= LENS_LEAST and gain <= LENS_GAIN:
+    if measured:
         tried = [k]
-    elif ends > BENT_IN:
+    elif ends > BENT_IN and k * np.sign(signed) >= LENS_LEAN:
         tried = [float(np.sign(signed)) * guess for guess in LENS_GUESSES]   # ends in: a barrel (k > 0)
     else:
         return None
@@ -265,7 +300,8 @@ def _through_lens(small: np.ndarray, corners: np.ndarray, found: GridFound, rows
         if bent is None or not bent.convincing or bent.lines < found.lines - 0.05:
             continue
         off = abs(bent_in(small, bent.corners, rows, cols, lens))
-        if off < ends - LENS_BETTER and (chosen is None or off < chosen[0]):
+        enough = ends - LENS_BETTER if not measured or gain > LENS_CLEAR else max(ends - LENS_BETTER, BENT_IN)
+        if off < enough and off <= BENT_IN and (chosen is None or off < chosen[0]):
             chosen = off, bent, lens
     if chosen is None:
         return None                                    # the lines' ends fit no better through the lens
@@ -279,6 +315,30 @@ def _through_lens(small: np.ndarray, corners: np.ndarray, found: GridFound, rows
                 abs(bent_in(small, moved.corners, rows, cols, again)) <= off + LENS_BETTER:
             bent, lens = moved, again
     return GridFound(bent.corners, bent.lines, bent.weakest, bent.pattern, f"{found.method}+lens", bent.ends), lens
+
+
+def _windows(small: np.ndarray, planes: list, seen: list[np.ndarray], best: GridFound | None,
+             rows: int, cols: int, layout: np.ndarray | None) -> GridFound | None:
+    """With no convincing grid yet: each plane's windows where lines run both ways
+    (:func:`_window_guesses`: a small board on a busy table), their grids checked, and the
+    likeliest refined."""
+    for method, plane, size in planes:
+        quick = []
+        for guess in _window_guesses(small, plane, size, rows, cols):
+            if any(np.abs(guess - other).max() < 2.0 for other in seen):
+                continue
+            seen.append(guess)
+            first = _refine_and_check(small, guess, rows, cols, layout, method + "+window", refine=0)
+            if first is not None:
+                quick.append(first)
+        quick.sort(key=lambda f: -f.score)
+        for first in quick[:REFINED]:
+            found = _refine_and_check(small, first.corners, rows, cols, layout, first.method)
+            if found is not None and found.bounded and (best is None or found.score > best.score):
+                best = found
+        if best is not None and best.sure:
+            break
+    return best
 
 
 def _square_side(corners: np.ndarray, rows: int, cols: int) -> float:
@@ -790,8 +850,10 @@ def _along(g: np.ndarray, valid: np.ndarray, axis: int) -> np.ndarray:
     return _median0(g, v)                                       # the pixels outside the photo left out
 
 
-def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int):
-    """Candidate grids' corners (shrunk-photo pixels) in the candidate ``plane``."""
+def _plane_edges(small: np.ndarray, plane: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The candidate ``plane`` warped top-down: its edge strengths across x and y (capped at
+    their 97th percentile: a few strong edges do not outweigh a grid) and where it shows the
+    photo."""
     top = cv2.warpPerspective(small, plane, size, flags=cv2.INTER_LINEAR)
     valid = cv2.warpPerspective(np.full(small.shape[:2], 255, np.uint8), plane, size) > 0
     valid = cv2.erode(valid.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
@@ -799,7 +861,19 @@ def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int]
     gx *= valid
     gy *= valid
     cap = float(np.percentile(gx[::3, ::3][valid[::3, ::3]], 97)) if valid[::3, ::3].any() else 1.0
-    gx, gy = np.minimum(gx, cap), np.minimum(gy, cap)
+    return np.minimum(gx, cap), np.minimum(gy, cap), valid
+
+
+def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int):
+    """Candidate grids' corners (shrunk-photo pixels) in the candidate ``plane``."""
+    gx, gy, valid = _plane_edges(small, plane, size)
+    return _combed(gx, gy, valid, plane, (0, 0), rows, cols)
+
+
+def _combed(gx: np.ndarray, gy: np.ndarray, valid: np.ndarray, plane: np.ndarray, at: tuple[int, int],
+            rows: int, cols: int) -> list[np.ndarray]:
+    """The grids' corners (shrunk-photo pixels) that the best evenly spaced lines of the plane's
+    edges ``gx``, ``gy`` (a window of it from ``at``, x and y) make."""
     inv = np.linalg.inv(plane)
     out = []
     xs = _comb(_along(gx, valid, 0), cols + 1, 2)
@@ -807,8 +881,31 @@ def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int]
     for x0, sx, _ in xs:
         for y0, sy, _ in ys:
             quad = np.array([[x0, y0], [x0 + cols * sx, y0], [x0 + cols * sx, y0 + rows * sy],
-                             [x0, y0 + rows * sy]], np.float64)
+                             [x0, y0 + rows * sy]], np.float64) + np.array(at, np.float64)
             out.append(cv2.perspectiveTransform(quad.reshape(-1, 1, 2), inv).reshape(4, 2))
+    return out
+
+
+def _window_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int):
+    """Candidate grids' corners in windows of the ``plane`` (shrunk-photo pixels): where a small
+    board's lines run along a fifth of the plane, the median edge along its whole columns is the
+    table's, and the grid does not show in them. Each window (:data:`WINDOWS` of the plane's
+    shorter side) is put where the edges across x and y are both dense."""
+    gx, gy, valid = _plane_edges(small, plane, size)
+    h, w = gx.shape
+    both = np.minimum(cv2.blur(gx, (9, 9)), cv2.blur(gy, (9, 9)))       # lines both ways: a grid, not planks
+    out = []
+    for share in WINDOWS:
+        side = int(share * min(h, w))
+        if side < 8 * (max(rows, cols) + 1):
+            continue
+        dense = cv2.boxFilter(both, -1, (side, side), normalize=True, borderType=cv2.BORDER_CONSTANT)
+        margin = side // 2
+        inner = dense[margin:h - margin + 1, margin:w - margin + 1] if h > side and w > side else dense
+        y, x = (int(v) for v in np.unravel_index(int(np.argmax(inner)), inner.shape))
+        y0, x0 = (y, x) if inner is not dense else (max(0, y - margin), max(0, x - margin))
+        window = np.s_[y0:y0 + side, x0:x0 + side]
+        out.extend(_combed(gx[window], gy[window], valid[window], plane, (x0, y0), rows, cols))
     return out
 
 
