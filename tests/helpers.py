@@ -5,8 +5,10 @@ Imported as ``from tests.helpers import ...`` (conftest files keep only fixtures
 
 from __future__ import annotations
 
+import importlib.util
 import pathlib
 import time
+from types import ModuleType
 
 from rules.board import parse_board
 from rules.game import GameSetup
@@ -15,6 +17,16 @@ from rules.games import new_game
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 #: the handwriting font Debian's fonts-humor-sans installs (the vision tests draw with it)
 HUMOR_SANS = pathlib.Path("/usr/share/fonts/truetype/humor-sans")
+
+
+def script_module(name: str) -> ModuleType:
+    """The script ``scripts/NAME.py`` loaded as a module (the scripts are not a package), e.g.
+    ``script_module("train_letters").build_net``."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def board_from(values: list[str], zones: list[str] | None = None, marks: list[str] | None = None, center=None):

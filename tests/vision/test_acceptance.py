@@ -3,9 +3,7 @@ decides before anyone is asked: the letters already on the board (crossing words
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import pathlib
 
 import numpy as np
 import pytest
@@ -13,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.squares import Square
+from tests.helpers import script_module
 from vision import acceptance
 from vision.acceptance import FALLBACK, FEATURES, Acceptance, AcceptanceStale, accept_path, features, for_model
 from vision.letters import ALPHABET
@@ -21,16 +20,6 @@ from vision.synth.scene import make_scene
 from vision.words import CONFIRM_BELOW, Decoded, LexiconIndex, decode
 
 pytestmark = pytest.mark.vision
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-def _fit_script():
-    spec = importlib.util.spec_from_file_location("fit_accept", ROOT / "scripts" / "fit_accept.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def logp_for(text: str, p: float = 0.9) -> np.ndarray:
@@ -86,7 +75,7 @@ def test_a_network_without_a_fitted_file_falls_back(tmp_path):
 
 
 def test_the_logistic_fit_separates_right_from_wrong_and_finds_the_threshold():
-    fit = _fit_script()
+    fit = script_module("fit_accept")
     rng = np.random.default_rng(3)
     x = rng.normal(size=(400, 2))
     y = (x[:, 0] + 0.2 * rng.normal(size=400) > 0).astype(float)
@@ -124,7 +113,7 @@ def test_the_reader_keeps_a_known_letter_and_counts_it(small_board):
 
 
 def test_the_threshold_never_splits_words_of_equal_probability():
-    fit = _fit_script()
+    fit = script_module("fit_accept")
     prob = np.array([0.99] * 200 + [0.0] * 200)
     right = np.array([True] * 200 + [True] * 5 + [False] * 195)
     assert fit.lowest_threshold(prob, right, 0.995) == 0.99  # taking the zeros would take 195 wrong words

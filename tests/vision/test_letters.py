@@ -3,7 +3,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from tests.helpers import HUMOR_SANS
+from tests.helpers import HUMOR_SANS, script_module
 from vision.synth.handwriting import render_letter
 from vision.letters import ALPHABET, LetterModel, default_model, normalise
 
@@ -51,16 +51,6 @@ def test_normalise_empty_and_tiny():
     assert default_model().predict_proba([]).shape == (0, 26)
 
 
-def _training_script():
-    import importlib.util
-
-    path = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "train_letters.py"
-    spec = importlib.util.spec_from_file_location("train_letters", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _tiny_recordings(path: pathlib.Path) -> pathlib.Path:
     """A strokes file in the shared data's format: two writers, every letter twice, drawn from
     our own skeletons (so the test needs no shared data)."""
@@ -82,7 +72,7 @@ def _tiny_recordings(path: pathlib.Path) -> pathlib.Path:
 
 
 def test_training_without_its_fonts_or_data_stops_at_once_with_what_to_do(tmp_path, capsys):
-    module = _training_script()
+    module = script_module("train_letters")
     data = _tiny_recordings(tmp_path / "tiny.npz")
     assert module.main(["--fonts", str(tmp_path), "--data", str(data), "--out", str(tmp_path / "m.onnx")]) == 2
     assert "scripts/fetch_fonts.sh" in capsys.readouterr().err
@@ -94,7 +84,7 @@ def test_training_without_its_fonts_or_data_stops_at_once_with_what_to_do(tmp_pa
 
 @pytest.mark.slow
 def test_training_script_runs_on_a_tiny_set_and_its_network_runs_at_the_table(tmp_path):
-    module = _training_script()
+    module = script_module("train_letters")
     out = tmp_path / "tiny.onnx"
     share = "0.5" if HUMOR_SANS.is_dir() else "0"
     data = _tiny_recordings(tmp_path / "tiny.npz")
@@ -108,7 +98,7 @@ def test_training_script_runs_on_a_tiny_set_and_its_network_runs_at_the_table(tm
 
 @pytest.mark.slow
 def test_training_renders_once_into_its_cache_and_learns_on_from_an_exported_network(tmp_path, capsys):
-    module = _training_script()
+    module = script_module("train_letters")
     data = _tiny_recordings(tmp_path / "tiny.npz")
     cache, first, second = tmp_path / "crops.npz", tmp_path / "first.onnx", tmp_path / "second.onnx"
     common = ["--scenes", "1", "--passes", "1", "--epochs", "1", "--width", "4", "--workers", "1", "--data", str(data),

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision.letters import ALPHABET, UK_ALPHABET, UnknownLanguage, alphabet_of, model_for, normalise
+from tests.helpers import script_module
 from vision.synth import cyrillic
 
 pytestmark = pytest.mark.vision
@@ -121,24 +122,13 @@ def test_a_board_file_in_ukrainian_is_read_in_ukrainian_without_being_told(tmp_p
     assert [w["word"] for w in out["words"]] == ["ЇЖАК"]
 
 
-def _uk_training_script():
-    import importlib.util
-    import pathlib
-
-    path = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "train_letters_uk.py"
-    spec = importlib.util.spec_from_file_location("train_letters_uk", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.slow
 def test_the_training_learns_on_from_an_exported_network_read_back_as_it_was(tmp_path):
     import torch
 
     from vision.letters import LetterModel
 
-    module = _uk_training_script()
+    module = script_module("train_letters_uk")
     from train_letters import build_net, export  # the script put scripts/ on the path; it learns on with these
     torch.manual_seed(0)
     net = build_net(4, 1, len(UK_ALPHABET)).eval()
