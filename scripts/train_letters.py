@@ -215,8 +215,6 @@ def train(images: np.ndarray, labels: np.ndarray, width: int, epochs: int, seed:
     progress bar per epoch. The learning rate rises to ``peak`` and falls away (one cycle). With
     ``init`` (a network from :func:`from_onnx`) it learns on from those weights, its batch norms frozen."""
     import torch
-    import torch.nn as nn
-    import torch.nn.functional as F
     from rich.progress import Progress
 
     torch.manual_seed(seed)
@@ -230,34 +228,46 @@ def train(images: np.ndarray, labels: np.ndarray, width: int, epochs: int, seed:
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, peak, total_steps=steps)
 
-    def learning() -> None:
-        net.train()
-        for m in net if init is not None else ():
-            if isinstance(m, nn.BatchNorm2d):
-                m.eval()
-
     t0 = time.time()
     with Progress(transient=True) as progress:
         for epoch in range(epochs):
             task = progress.add_task(f"epoch {epoch + 1}/{epochs}", total=per_epoch)
-            learning()
-            order = torch.randperm(len(x))
-            total, count = 0.0, 0
-            for start in range(0, per_epoch * batch, batch):
-                idx = order[start:start + batch]
-                loss = F.cross_entropy(net(augment(x[idx])), y[idx], label_smoothing=0.1)
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-                if sched.last_epoch + 1 < steps:
-                    sched.step()
-                total, count = total + loss.item(), count + 1
-                progress.advance(task)
+            loss = one_epoch(net, x, y, opt, sched, steps, batch, frozen_norms=init is not None,
+                             stepped=lambda: progress.advance(task))
             progress.remove_task(task)
             note = f", calibration writers {accuracy(net, *check):.4f}" if check is not None else ""
-            log(f"epoch {epoch + 1}/{epochs}: loss {total / max(1, count):.3f}{note} ({time.time() - t0:.0f} s)")
+            log(f"epoch {epoch + 1}/{epochs}: loss {loss:.3f}{note} ({time.time() - t0:.0f} s)")
     net.eval()
     return net
+
+
+def one_epoch(net, x, y, opt, sched, steps: int, batch: int, frozen_norms: bool, stepped=lambda: None) -> float:
+    """One pass of ``net`` over the tensors ``x`` (N, 1, 28, 28) and ``y`` in a random order,
+    ``batch`` at a time with :func:`augment` and label smoothing, ``sched`` stepped until its
+    ``steps``; ``frozen_norms`` keeps the batch norms as they are (a network learning on from an
+    export, :func:`from_onnx`); ``stepped`` is called after each batch (a progress bar). Returns
+    the mean loss."""
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    net.train()
+    for m in net if frozen_norms else ():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+    order = torch.randperm(len(x))
+    total, count = 0.0, 0
+    for start in range(0, max(1, len(x) // batch) * batch, batch):
+        idx = order[start:start + batch]
+        loss = F.cross_entropy(net(augment(x[idx])), y[idx], label_smoothing=0.1)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if sched.last_epoch + 1 < steps:
+            sched.step()
+        total, count = total + loss.item(), count + 1
+        stepped()
+    return total / max(1, count)
 
 
 def logits(net, images: np.ndarray):

@@ -51,8 +51,8 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from train_letters import (BOARDS, _reader, _run_jobs, accuracy, augment, confusions, export,  # noqa: E402
-                           fit_temperature, from_onnx, logits, train)
+from train_letters import (BOARDS, _reader, _run_jobs, accuracy, confusions, export,  # noqa: E402
+                           fit_temperature, from_onnx, logits, one_epoch, train)
 from vision.letters import UK_ALPHABET, UK_MODEL_PATH, normalise  # noqa: E402
 from vision.synth.cyrillic import CONSTRUCTED, LetterImages, tuning_split, ukrainian_letters  # noqa: E402
 
@@ -179,8 +179,6 @@ def learn_on(net, images: np.ndarray, labels: np.ndarray, epochs: int, peak: flo
     import copy
 
     import torch
-    import torch.nn as nn
-    import torch.nn.functional as F
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
@@ -197,28 +195,14 @@ def learn_on(net, images: np.ndarray, labels: np.ndarray, epochs: int, peak: flo
     log(f"epoch 0/{epochs}: tuning run {first:.4f}")
     t0, c0 = time.time(), time.process_time()
     for epoch in range(epochs):
-        net.train()
-        for m in net:
-            if isinstance(m, nn.BatchNorm2d):
-                m.eval()
-        order = torch.randperm(len(x))
-        total, count = 0.0, 0
-        for start in range(0, per_epoch * batch, batch):
-            idx = order[start:start + batch]
-            loss = F.cross_entropy(net(augment(x[idx])), y[idx], label_smoothing=0.1)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            if sched.last_epoch + 1 < steps:
-                sched.step()
-            total, count = total + loss.item(), count + 1
+        loss = one_epoch(net, x, y, opt, sched, steps, batch, frozen_norms=True)
         net.eval()
         now = accuracy(net, *check)
         mark = ""
         if now > best:
             best, best_net, mark = now, copy.deepcopy(net), " (best: written)"
             export(best_net, fit_temperature(best_net, *check), out)
-        log(f"epoch {epoch + 1}/{epochs}: loss {total / max(1, count):.3f}, tuning run {now:.4f}{mark} "
+        log(f"epoch {epoch + 1}/{epochs}: loss {loss:.3f}, tuning run {now:.4f}{mark} "
             f"({time.time() - t0:.0f} s, {time.process_time() - c0:.0f} s of CPU)")
     return best_net, best, first
 
