@@ -255,16 +255,19 @@ def _finished(frame: np.ndarray, small: np.ndarray, scale: float, best: GridFoun
     h, w = frame.shape[:2]
     best, corners = _polish(frame, small, scale, best, rows, cols, layout)
     straight, lens = corners * scale, None                 # the grid in the shrunk photo's undistorted view
-    bent = _through_lens(small, straight, best, rows, cols, layout)
+    offsets = _line_offsets(small, straight, rows, cols)  # its lines, found once for the lens and the checks
+    bent = _through_lens(small, straight, best, rows, cols, layout, _bent_in(*offsets, rows, cols))
     if bent is not None:
         best, lens = bent
         straight, corners = best.corners, lens.distort(best.corners) / scale
     margin = OUTSIDE * _square_side(corners, rows, cols)
     if (corners < -margin).any() or (corners[:, 0] > w + margin).any() or (corners[:, 1] > h + margin).any():
         raise GridNotFound("the grid runs out of the photo: take it again with the whole board in view")
-    if quarter_off(small, straight, rows, cols, lens) > QUARTER_OFF:
+    if lens is not None:
+        offsets = _line_offsets(small, straight, rows, cols, lens)
+    if _quarter_off(*offsets, rows, cols) > QUARTER_OFF:
         raise GridNotFound("the grid found does not fit the board's lines in one corner: take the photo again")
-    if abs(bent_in(small, straight, rows, cols, lens)) > BENT_IN:
+    if abs(_bent_in(*offsets, rows, cols)) > BENT_IN:
         raise GridNotFound("the board's lines are bent by the lens: take the photo again from further away")
     order = _clockwise_order(corners)
     return GridFound(corners[order], best.lines, best.weakest, best.pattern, best.method,
@@ -272,7 +275,7 @@ def _finished(frame: np.ndarray, small: np.ndarray, scale: float, best: GridFoun
 
 
 def _through_lens(small: np.ndarray, corners: np.ndarray, found: GridFound, rows: int, cols: int,
-                  layout: np.ndarray | None) -> tuple[GridFound, Lens] | None:
+                  layout: np.ndarray | None, signed: float) -> tuple[GridFound, Lens] | None:
     """The grid at ``corners`` (shrunk-photo pixels) seen through the lens that straightens its
     lines (:func:`lens_of`), refined again through it, and the lens; None when the lines are
     straight enough (no lens at least :data:`LENS_LEAST` strong straightens them by
@@ -280,9 +283,9 @@ def _through_lens(small: np.ndarray, corners: np.ndarray, found: GridFound, rows
     lens is less convincing, or its outer lines' ends no nearer where the grid puts them
     (:func:`bent_in`). Where the lines are too hidden (tiles on them) for the lens to be measured
     but their ends are bent enough for the straight grid to be refused, the lenses of
-    :data:`LENS_GUESSES` that bend them that way are tried."""
+    :data:`LENS_GUESSES` that bend them that way are tried. ``signed`` is :func:`bent_in` of the
+    grid at ``corners``."""
     k, gain = lens_of(small, corners, rows, cols)
-    signed = bent_in(small, corners, rows, cols)
     ends = abs(signed)
     measured = LENS_LEAST <= abs(k) < LENS_TRIED[-1] - 0.5 * (LENS_TRIED[1] - LENS_TRIED[0]) and gain <= LENS_GAIN
     if not ends >= LENS_ENDS:
@@ -433,7 +436,12 @@ def quarter_off(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: in
     >>> quarter_off(top, fits + np.array([[0, 0], [0, 0], [0, 0], [-1.5 * CELL, 0]])) > QUARTER_OFF
     True
     """
-    across, down = (np.abs(offsets) for offsets in _line_offsets(image, corners, rows, cols, lens))
+    return _quarter_off(*_line_offsets(image, corners, rows, cols, lens), rows, cols)
+
+
+def _quarter_off(across: np.ndarray, down: np.ndarray, rows: int, cols: int) -> float:
+    """:func:`quarter_off` from the lines found (:func:`_line_offsets`)."""
+    across, down = np.abs(across), np.abs(down)
     worst = 0.0
     for r_squares, r_lines in _halves(rows):
         for c_squares, c_lines in _halves(cols):
@@ -468,7 +476,11 @@ def bent_in(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 
     >>> bent_in(top, grid + np.array([[-3, -3], [3, -3], [3, 3], [-3, 3]])) > BENT_IN
     True
     """
-    across, down = _line_offsets(image, corners, rows, cols, lens)
+    return _bent_in(*_line_offsets(image, corners, rows, cols, lens), rows, cols)
+
+
+def _bent_in(across: np.ndarray, down: np.ndarray, rows: int, cols: int) -> float:
+    """:func:`bent_in` from the lines found (:func:`_line_offsets`)."""
     ends = [0, 1, rows - 2, rows - 1], [0, 1, cols - 2, cols - 1]
     inward = np.concatenate([across[ends[0], 0], -across[ends[0], cols], down[ends[1], 0], -down[ends[1], rows]])
     inward = inward[np.isfinite(inward)]
