@@ -304,10 +304,23 @@ class TileReader:
         if model is not self.model or largest > SHIFT_MATTERS:
             again = np.setdiff1d(self._near_tiles(probs), searched)
             again = again[~plain[again]]
+            first = probs[again, 0]
             probs[again] = self._classify(windows(light, self.middles[again] + offsets[again]), model)
+            if model is not self.model:
+                self._second_opinion(probs, again[(first >= 0.5) & (probs[again].argmax(1) != 0)], light, offsets)
             probs[searched] = found
         self._check_blanks(probs, light, self.middles + offsets)
         return self._result(probs, located, largest)
+
+    def _second_opinion(self, probs: np.ndarray, squares: np.ndarray, light: np.ndarray, offsets: np.ndarray) -> None:
+        """``squares`` the light network read as tiles where the general network's first read
+        took them for empty: the general network reads them too, where the light one did, and the
+        two reads are averaged (``probs`` changed in place). The light network never saw a board's
+        printed marks up close; the arrows of a premium square's edge, half a square off a raised
+        tile's face, it reads as A or Л (tuning renders of wood and light tiles on light boards)."""
+        if len(squares):
+            general = self._classify(windows(light, self.middles[squares] + offsets[squares]), self.model)
+            probs[squares] = (probs[squares] + general) / 2
 
     def _check_blanks(self, probs: np.ndarray, light: np.ndarray, centres: np.ndarray) -> None:
         """Blank tiles told by their colour, ``probs`` changed in place. A tile's face has its set's
