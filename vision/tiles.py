@@ -91,6 +91,10 @@ BLANK_PATCH = 18
 UNSURE = 0.8
 #: the heights (squares) tried for the tiles' faces: a card tile, wooden and plastic sets, tall ones
 HEIGHTS = (0.0, 0.08, 0.16, 0.25, 0.35, 0.46, 0.58)
+#: on a board found by its printed markers (the project's printed board: its tiles are card) no
+#: height is tried when the board's likeliest tiles read at least this sure where they lie (the
+#: mean of -log(1 - p): 4.9-6.1 on tuning renders of the printed board, seeds 47000-47019)
+FLAT_SURE = 4.0
 #: the network for the board and the height are judged on at most this many squares, those that
 #: look most like letter tiles at first (20 read 7-10 fewer tiles of 1,151 on 30 tuning renders)
 HEIGHT_SQUARES = 30
@@ -291,36 +295,43 @@ class TileReader:
         light = even_light(located.warp(frame), self.cell)
         probs = np.zeros((len(self.middles), len(self.codes)), np.float32)
         probs[:, 0] = 1.0
-        plain = self._plain(light)
+        plain, board_colour = self._plain(light)
         looked = np.flatnonzero(~plain)
-        while len(looked):                                    # and the plain squares beside tiles (a blank)
-            probs[looked] = self._classify(windows(light, self.middles[looked]), self.model)
-            plain[looked] = False
-            looked = np.flatnonzero(plain & self._beside(probs[:, 0] < 0.5))
+        probs[looked] = self._classify(windows(light, self.middles[looked]), self.model)
+        tiles = probs[:, 0] < 0.5                             # as the first read sees them
         tile_like = self._tile_like(probs)[:HEIGHT_SQUARES]
         model, seen = self._network_for(probs, light, tile_like)
         offsets, searched, found = self._raised(light, tile_like, seen, located, frame.shape[:2], model)
         largest = float(np.abs(offsets).max()) / self.cell if len(offsets) else 0.0
         if model is not self.model or largest > SHIFT_MATTERS:
             again = np.setdiff1d(self._near_tiles(probs), searched)
-            again = again[~plain[again]]
-            first = probs[again, 0]
-            probs[again] = self._classify(windows(light, self.middles[again] + offsets[again]), model)
-            if model is not self.model:
-                self._second_opinion(probs, again[(first >= 0.5) & (probs[again].argmax(1) != 0)], light, offsets)
+            self._read_again(probs, again[~plain[again]], light, model, offsets)
             probs[searched] = found
+        else:
+            model, offsets = self.model, np.zeros_like(self.middles)
+        if self._blank_may_look_plain(light, tile_like, board_colour):
+            self._read_beside_tiles(probs, plain, tiles, light, model, offsets)
         self._check_blanks(probs, light, self.middles + offsets)
         return self._result(probs, located, largest)
 
-    def _second_opinion(self, probs: np.ndarray, squares: np.ndarray, light: np.ndarray, offsets: np.ndarray) -> None:
-        """``squares`` the light network read as tiles where the general network's first read
-        took them for empty: the general network reads them too, where the light one did, and the
-        two reads are averaged (``probs`` changed in place). The light network never saw a board's
-        printed marks up close; the arrows of a premium square's edge, half a square off a raised
-        tile's face, it reads as A or Л (tuning renders of wood and light tiles on light boards)."""
-        if len(squares):
-            general = self._classify(windows(light, self.middles[squares] + offsets[squares]), self.model)
-            probs[squares] = (probs[squares] + general) / 2
+    def _read_again(self, probs: np.ndarray, squares: np.ndarray, light: np.ndarray, model: TileModel,
+                    offsets: np.ndarray) -> None:
+        """``squares`` read (again) by ``model`` where their tiles' faces would be (``offsets``),
+        ``probs`` changed in place. Those the light network reads as tiles where the general
+        network's first read (or a plain square's look) took them for empty are read by the
+        general network too, at the same place, and the two reads averaged: the light network
+        never saw a board's printed marks up close, and the arrows of a premium square's edge,
+        half a square off a raised tile's face, it reads as A or Л (tuning renders of wood and
+        light tiles on light boards, seeds 43000-43059)."""
+        if len(squares) == 0:
+            return
+        first = probs[squares, 0]
+        probs[squares] = self._classify(windows(light, self.middles[squares] + offsets[squares]), model)
+        if model is not self.model:
+            doubted = squares[(first >= 0.5) & (probs[squares].argmax(1) != 0)]
+            if len(doubted):
+                general = self._classify(windows(light, self.middles[doubted] + offsets[doubted]), self.model)
+                probs[doubted] = (probs[doubted] + general) / 2
 
     def _check_blanks(self, probs: np.ndarray, light: np.ndarray, centres: np.ndarray) -> None:
         """Blank tiles told by their colour, ``probs`` changed in place. A tile's face has its set's
@@ -352,18 +363,45 @@ class TileReader:
         changed = np.concatenate([far, maybe])
         probs[changed] /= np.maximum(probs[changed].sum(1, keepdims=True), 1e-9)
 
-    def _plain(self, light: np.ndarray) -> np.ndarray:
+    def _plain(self, light: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The squares that are plainly empty board, not worth a network's look: the middle of the
         square (:data:`PLAIN_PATCH` pixels) of one even colour (:data:`PLAIN_SPREAD`), the board's
-        (within :data:`PLAIN_COLOUR` of the median square's). A tile has a letter or, a blank,
-        edges and a colour of its own; a premium square, its label."""
-        size = (PLAIN_PATCH, PLAIN_PATCH)
-        mean, square = cv2.blur(light, size), cv2.blur(light * light, size)
+        (within :data:`PLAIN_COLOUR` of the median square's, returned too). A tile has a letter
+        or, a blank, edges and a colour of its own; a premium square, its label."""
         x, y = np.round(self.middles).astype(int).T
-        mean, square = mean[y, x], square[y, x]
+        steps = np.arange(PLAIN_PATCH) - PLAIN_PATCH // 2
+        patches = light[(y[:, None] + steps)[:, :, None], (x[:, None] + steps)[:, None, :]]
+        mean, square = patches.mean((1, 2)), (patches * patches).mean((1, 2))
         spread = np.sqrt(np.maximum(square - mean * mean, 0.0)).max(1)
         board = np.median(mean, 0)
-        return (spread < PLAIN_SPREAD) & (np.abs(mean - board).max(1) < PLAIN_COLOUR)
+        return (spread < PLAIN_SPREAD) & (np.abs(mean - board).max(1) < PLAIN_COLOUR), board
+
+    def _read_beside_tiles(self, probs: np.ndarray, plain: np.ndarray, tiles: np.ndarray, light: np.ndarray,
+                           model: TileModel, offsets: np.ndarray) -> None:
+        """The plain squares beside (across or down) a square the first read took for a tile, and
+        beside those of them read as tiles in turn, read by ``model`` where faces are (``probs``,
+        ``plain`` and ``tiles`` changed in place): a blank tile of the board's own colour looks
+        plain, and in a game every tile lies beside another."""
+        while True:
+            looked = np.flatnonzero(plain & self._beside(tiles))
+            if len(looked) == 0:
+                return
+            plain[looked] = False
+            self._read_again(probs, looked, light, model, offsets)
+            tiles[looked] = probs[looked, 0] < 0.5
+
+    def _blank_may_look_plain(self, light: np.ndarray, tile_like: np.ndarray, board: np.ndarray) -> bool:
+        """Whether a blank tile of this set could pass for plain board: the letter tiles' face
+        colour (the median over the middles of the ``tile_like`` squares) within
+        :data:`PLAIN_COLOUR` + :data:`BLANK_COLOUR` of the ``board`` colour (a plain square lies
+        within the first of the board's colour, a blank within the second of its letter tiles';
+        the printed board's card tiles lie 0.34-0.38 from its paper). True when fewer than three
+        squares look like tiles."""
+        if len(tile_like) < 3:
+            return True
+        cut = windows(light, self.middles[tile_like], BLANK_PATCH) + np.float32(0.5)   # as in the light, not centred
+        face = np.median(np.median(cut.reshape(len(tile_like), 3, -1), 2), 0)
+        return bool(np.abs(face - board).max() <= PLAIN_COLOUR + BLANK_COLOUR)
 
     def _beside(self, squares: np.ndarray) -> np.ndarray:
         """The squares beside (across or down) those of the boolean mask ``squares``."""
@@ -419,6 +457,8 @@ class TileReader:
         flat = np.zeros_like(self.middles)
         if len(tile_like) == 0:
             return flat, tile_like, seen
+        if located.method == "markers" and _sureness(seen).mean() >= FLAT_SURE:
+            return flat, tile_like, seen                      # the printed board's card tiles, read surely flat
         faces = self.faces(located, size)
         fields = [faces.offsets(h) for h in HEIGHTS[1:]]
         if faces.told and np.abs(fields[-1]).max() < SHIFT_MATTERS * self.cell:
@@ -470,6 +510,17 @@ class TileReader:
             words.append(TileWord(found.text, tuple(Square(*s) for s in squares), direction, found.confidence,
                                   found.raw, found.in_lexicon))
         return words
+
+
+def _sureness(read: np.ndarray) -> np.ndarray:
+    """How surely each square of ``read`` (squares, codes) is a tile: -log(1 - p) of its likeliest
+    tile, 0 where it is empty with at least 0.9 probability (very sure reads weigh most).
+
+    >>> _sureness(np.array([[0.0, 0.0, 0.99, 0.01], [0.95, 0.0, 0.05, 0.0]])).round(2).tolist()
+    [4.6, 0.0]
+    """
+    surest = read[:, 1:].max(1) * (read[:, 0] < 0.9)
+    return -np.log(1.0 - surest + 1e-4)
 
 
 def _even_shifts(squares: int, cell: int) -> list[np.ndarray]:

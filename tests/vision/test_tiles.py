@@ -205,6 +205,76 @@ def test_only_plain_board_squares_go_unread():
     light[square(letter)][8:18, 12:14] = 0.1                       # a stroke of a letter
     light[square(blank)] = (0.6, 0.9, 1.0)                         # a yellow blank
     light[square(label)][10:13, 5:20] = (0.2, 0.2, 0.6)            # a line of a premium square's label
-    plain = reader._plain(light)
+    plain, board = reader._plain(light)
     assert not plain[[letter, blank, label]].any()
     assert plain.sum() == 225 - 3
+    assert np.allclose(board, (0.7, 0.8, 0.85))
+
+
+class _Fixed:
+    """A stand-in network that reads every window the same way and counts the windows."""
+
+    def __init__(self, read: dict[str, float]):
+        self.read, self.windows = read, 0
+
+    def predict(self, windows: np.ndarray) -> np.ndarray:
+        self.windows += len(windows)
+        out = np.full((len(windows), len(CLASSES)), 1e-6, np.float32)
+        for code, p in self.read.items():
+            out[:, CLASSES.index(code)] = p
+        return out / out.sum(1, keepdims=True)
+
+
+def test_the_general_network_has_a_say_where_the_light_one_sees_a_tile_the_first_read_did_not():
+    """Where the light network reads A (a premium square's edge arrow, half a square off a raised
+    tile) but the general network's first read saw an empty square, both read it there and the
+    reads are averaged; where the first read too saw a tile, the light network's read stands."""
+    reader = TileReader(BOXED, "en")
+    general, light = _Fixed({".": 0.9, "A": 0.1}), _Fixed({".": 0.2, "A": 0.8})
+    reader.model = general                                         # type: ignore[assignment]
+    probs = np.zeros((225, len(reader.codes)), np.float32)
+    probs[:, 0] = 1.0
+    probs[7, :] = 0.0
+    probs[7, 2] = 1.0                                              # the first read saw an A at square 7
+    image = np.full((int(16 * CELL), int(16 * CELL), 3), 0.8, np.float32)
+    reader._read_again(probs, np.array([6, 7]), image, light, np.zeros_like(reader.middles))  # type: ignore[arg-type]
+    assert probs[6].argmax() == 0 and probs[6, 0] == pytest.approx(0.55, abs=0.01)
+    assert probs[7].argmax() == 2 and probs[7, 2] == pytest.approx(0.8, abs=0.01)
+    assert (light.windows, general.windows) == (2, 1)
+
+
+def test_plain_squares_beside_tiles_are_read_only_when_a_blank_could_look_plain():
+    """A blank has its set's colour: on a board whose colour is far from the tiles' (the printed
+    board's white paper, cream card tiles) no blank looks like plain board."""
+    reader = TileReader(BOXED, "en")
+    light = np.empty((int(16 * CELL), int(16 * CELL), 3), np.float32)
+    light[:] = (0.95, 0.97, 0.98)                                  # white paper
+    tiles = np.arange(40, 45)
+    for k in tiles:
+        x, y = (int(v) for v in reader.middles[k])
+        light[y - 12:y + 12, x - 12:x + 12] = (0.55, 0.8, 0.9)     # cream card, no letters drawn
+    plain, board = reader._plain(light)
+    assert not reader._blank_may_look_plain(light, tiles, board)
+    light[:] = (0.6, 0.82, 0.9)                                    # a board of the tiles' own colour
+    plain, board = reader._plain(light)
+    assert reader._blank_may_look_plain(light, tiles, board)
+    assert reader._blank_may_look_plain(light, tiles[:2], board)   # too few tiles to tell
+
+
+def test_card_tiles_on_the_printed_board_need_no_height_search():
+    """The printed board's own tiles are card: read surely where they lie, no tile height is
+    tried (a read of a 19x19 board stays under 250 windows; it was about 500)."""
+    reader = TileReader(QUESTIQUE, "en")
+    counted: list[int] = []
+    for net in (reader.model, reader.light):
+        assert net is not None
+        forward = net.predict
+        net.predict = lambda w, forward=forward: (counted.append(len(w)), forward(w))[1]  # type: ignore[method-assign]
+    try:
+        shot = tile_scene(QUESTIQUE, {**word("QUESTION", 4, 2), **word("ZEBRA", 9, 12, across=False)}, seed=5)
+        read = reader.read(shot.frame)
+    finally:
+        for net in (reader.model, reader.light):
+            del net.predict                                        # type: ignore[union-attr]
+    assert read.rows == shot.rows and read.shift == 0.0
+    assert sum(counted) < 250
