@@ -319,10 +319,11 @@ class TileReader:
         """``squares`` read (again) by ``model`` where their tiles' faces would be (``offsets``),
         ``probs`` changed in place. Those the light network reads as tiles where the general
         network's first read (or a plain square's look) took them for empty are read by the
-        general network too, at the same place, and the two reads averaged: the light network
-        never saw a board's printed marks up close, and the arrows of a premium square's edge,
-        half a square off a raised tile's face, it reads as A or Л (tuning renders of wood and
-        light tiles on light boards, seeds 43000-43059)."""
+        general network too, at the same place: the two reads averaged say whether a tile lies
+        there, the light network which. The light network never saw a board's printed marks up
+        close, and the arrows of a premium square's edge, half a square off a raised tile's
+        face, it reads as A or Л (tuning renders of wood and light tiles on light boards, seeds
+        43000-43059); the general one reads a real photo's W as V (`bench tiles --photos`)."""
         if len(squares) == 0:
             return
         first = probs[squares, 0]
@@ -331,7 +332,13 @@ class TileReader:
             doubted = squares[(first >= 0.5) & (probs[squares].argmax(1) != 0)]
             if len(doubted):
                 general = self._classify(windows(light, self.middles[doubted] + offsets[doubted]), self.model)
-                probs[doubted] = (probs[doubted] + general) / 2
+                both = (probs[doubted] + general) / 2                   # whether a tile: both say;
+                tiles = probs[doubted, 1:]                              # which tile: the light network
+                tiles *= ((1 - both[:, 0]) / np.maximum(tiles.sum(1), 1e-9))[:, None]
+                empty = both.argmax(1) == 0
+                probs[doubted[empty]] = both[empty]
+                probs[doubted[~empty], 0] = both[~empty, 0]
+                probs[doubted[~empty], 1:] = tiles[~empty]
 
     def _check_blanks(self, probs: np.ndarray, light: np.ndarray, centres: np.ndarray) -> None:
         """Blank tiles told by their colour, ``probs`` changed in place. A tile's face has its set's
