@@ -12,6 +12,8 @@ board colours of ``tilescene.HELD_OUT_BOARDS``, none of which the network was tr
   ivory, white, yellow or wooden tiles with letter values;
 * **dark**: dark tiles with light letters (charcoal, maroon, dark teal, indigo) on boxed boards;
 * **wood on light**: pale wooden tiles on light boards, 35-45 degrees oblique;
+* **wood on light, fresh seeds**: the same on seeds 9600 up, measured first after issue 24's third
+  round (the row above had been looked at while the reader was changed);
 * **light on green**: pale wood and grey plastic tiles on a green board;
 * **3 MP oblique**: every held-out colour, 30-45 degrees oblique, 2048x1536 photos (the timing
   the issue asks: a full 15x15 read of a 3 MP photo).
@@ -77,6 +79,8 @@ def families() -> tuple[Family, ...]:
             Family("boxed", "boxed 15x15, light tiles", 8100, tesseract=True),
             Family("dark", "dark tiles, light letters", 8300, "dark", HELD_OUT_BOARDS),
             Family("wood_light", "pale wood on light boards, 35-45°", 8500, "wood", light_boards, (35.0, 45.0)),
+            Family("wood_light_fresh", "pale wood on light boards, fresh seeds", 9600, "wood", light_boards,
+                   (35.0, 45.0)),
             Family("light_green", "light tiles on a green board", 8700, "light", (HELD_OUT_BOARDS[1],)),
             Family("oblique_3mp", "3 MP photos, 30-45°, every colour", 8900, "all", HELD_OUT_BOARDS, (30.0, 45.0),
                    size=(2048, 1536)))
