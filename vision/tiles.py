@@ -7,16 +7,17 @@ is warped top-down at :data:`CELL` pixels a square and the light evened out (eac
 by the brightest surface round it, so a darker side or a warm lamp reads like daylight). A small
 network (``vision/models/tiles.onnx``, trained by ``scripts/train_tiles.py`` on synthetic photos
 of printed and boxed sets, run by OpenCV's ``dnn``) looks at a :data:`WINDOW`-pixel window round
-each square (but plain squares of the board's colour with no tile beside them) and says what
-lies there: ``.`` nothing (whatever the square has printed on it),
+each square (but plain squares of the board's colour with no tile beside them, or none at all
+when the set's blanks cannot look like plain board) and says what lies there: ``.`` nothing (whatever the square has printed on it),
 ``?`` a blank tile, or one of the letter shapes of :data:`GLYPHS` (Latin, and the Ukrainian
 letters that look like no Latin one); the set's language picks the letters that can be. It reads
 light tiles with dark letters and dark tiles with light letters alike; the network of the
 previous issue (``tiles-light.onnx``, light tiles only, more accurate on them) reads a board's
 tiles instead when it too sees the board's likeliest tiles as tiles (light tiles): it reads
-again only the squares the first read did not find clearly empty, and those beside them. A
-blank tile is told by its colour too: a square the network takes for a blank must have the
-letter tiles' colour, and one it takes for empty but gives a fair chance of a blank is a blank
+again only the squares the first read did not find clearly empty, and those beside them; where
+it reads a tile that the general network took for an empty square, both networks' reads together
+say whether a tile lies there. A blank tile is told by its colour too: a square the network
+takes for a blank must have the letter tiles' colour, and one it takes for empty but gives a fair chance of a blank is a blank
 when it has their colour and not the board's.
 
 Raised tiles in an oblique photo do not sit on their squares: their faces are nearer the camera,
@@ -25,7 +26,9 @@ own amount (more toward the camera's side, more the more oblique the view). The 
 out from the grid (:mod:`vision.parallax`); a few tile heights are tried on the 30 squares that
 look most like tiles (even shifts of the whole board instead when the grid does not tell the
 camera: a photo already warped top-down), the height where the network reads most of them surely
-wins, and the squares near tiles are read where a tile's face of that height would be.
+wins, and the squares near tiles are read where a tile's face of that height would be. The
+printed board's own tiles are card: on a board found by its markers whose likeliest tiles read
+surely where they lie, no height is tried.
 
 Runs of two or more tiles are decoded against the dictionary like handwriting
 (:func:`vision.words.decode`; a blank is a wildcard there), so an unsure letter inside a word
