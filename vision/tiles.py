@@ -530,7 +530,7 @@ def _sureness(read: np.ndarray) -> np.ndarray:
     [4.6, 0.0]
     """
     surest = read[:, 1:].max(1) * (read[:, 0] < 0.9)
-    return -np.log(1.0 - surest + 1e-4)
+    return np.maximum(-np.log(1.0 - surest + 1e-4), 0.0)
 
 
 def _even_shifts(squares: int, cell: int) -> list[np.ndarray]:
