@@ -42,9 +42,9 @@ from vision.writer_fit import CHANGE_L2, Correction, fit_correction
 LIKENESS_WEIGHT = 4.0
 #: the cosine similarity that neither raises nor lowers a letter's score
 LIKENESS_BASE = 0.5
-#: the hand memory before the player's own last layer (likeness alone, so weighted): what
-#: ``bench vision`` compares the memory with
-LIKENESS_ONLY = {"weight": 16.0, "base": 0.6, "change_l2": None}
+#: the weight and base of the hand memory before the player's own last layer (likeness alone:
+#: :meth:`HandMemory.likeness_alone`), which ``bench vision`` compares the memory with
+LIKENESS_ALONE = (16.0, 0.6)
 #: letters remembered per player and letter (the latest kept)
 KEEP_PER_LETTER = 12
 
@@ -62,6 +62,12 @@ class HandMemory:
         self._labels: list[int] = []
         self._features: np.ndarray | None = None
         self._correction: Correction | None = None
+
+    @classmethod
+    def likeness_alone(cls, model: LetterModel) -> "HandMemory":
+        """The memory as it was before the player's own last layer: likeness alone, weighted
+        :data:`LIKENESS_ALONE`."""
+        return cls(model, *LIKENESS_ALONE, change_l2=None)
 
     def __len__(self) -> int:
         return len(self._labels)
