@@ -131,15 +131,11 @@ class HandMemory:
         Unchanged (the very ``scores``) while nothing is remembered."""
         if not self._labels or len(scores) == 0:
             return scores
-        likeness = _unit(features) @ self._remembered().T  # (n, m)
-        labels = np.asarray(self._labels)
-        out = np.array(scores, np.float32, copy=True)
+        remembered = self._remembered()
+        out = np.asarray(scores, np.float32)
         if self._correction is not None:
             out = self._correction.apply(features, out)
-        for letter in np.unique(labels):
-            closest = likeness[:, labels == letter].max(axis=1)
-            out[:, letter] += self.weight * (closest - self.base)
-        return out
+        return with_likeness(out, features, remembered, np.asarray(self._labels), self.weight, self.base)
 
     def to_json(self) -> dict:
         """The memory as JSON-able data: ``{"letters": "CAT", "images": [base64 of 784 bytes, ...]}``."""
@@ -160,6 +156,23 @@ class HandMemory:
                 kept.append(letter)
         if decoded:
             self.learn(np.stack(decoded), "".join(kept))
+
+
+def with_likeness(scores: np.ndarray, features: np.ndarray, remembered: np.ndarray, labels: np.ndarray,
+                  weight: float = LIKENESS_WEIGHT, base: float = LIKENESS_BASE) -> np.ndarray:
+    """``scores`` (n, letters) of letters with ``features`` (n, F), each letter among ``labels``
+    raised by ``weight`` times how much closer (cosine) the closest of its ``remembered`` examples
+    (m, F: unit vectors, their letters ``labels``) is than ``base`` (a new array).
+
+    >>> remembered = np.array([[1.0, 0.0]]); labels = np.array([1])
+    >>> with_likeness(np.zeros((2, 2)), np.array([[2.0, 0.0], [0.0, 1.0]]), remembered, labels, 10, 0.5).tolist()
+    [[0.0, 5.0], [0.0, -5.0]]
+    """
+    likeness = _unit(features) @ np.asarray(remembered, np.float32).T  # (n, m)
+    out = np.array(scores, np.float32, copy=True)
+    for letter in np.unique(labels):
+        out[:, letter] += weight * (likeness[:, labels == letter].max(axis=1) - base)
+    return out
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
