@@ -304,6 +304,7 @@ def run(args) -> int:
     out["uk"] = ukrainian.measure_letters(boards, quick, log)
     if "not_measured" not in out["uk"]:
         out["uk"]["words"] = ukrainian.measure_words(boards[1], quick, log)
+        out["uk"]["hands"] = hands.measure_hands_uk(boards[0], quick, log)
     out["glare"] = glare.measure_glare(boards, 3 if quick else 60, 1 if quick else 12, np.random.default_rng([2026, 19]))
     n_found = 9 if quick else 240
     found, accurate, worst = _found_rate(boards, n_found, rng)
@@ -375,6 +376,8 @@ def _print(out):
         farboards.print_lines(out["far"])
         taps.print_lines(out["taps"])
     ukrainian.print_lines(out["uk"])
+    if "hands" in out["uk"]:
+        hands.print_lines(out["uk"]["hands"], "uk")
     glare.print_lines(out["glare"])
     report_line(f"board found, grid within 1/4 sq. ({out['board_frames']} frames, 3 boards)", out["board_found_rate"], ">= 0.99")
     report_line("  board found at all", out["board_found_any"])
