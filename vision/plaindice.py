@@ -138,18 +138,20 @@ def face_cut(grey: np.ndarray, centre: tuple[float, float], size: tuple[float, f
     return cut if raw else evened(cut)
 
 
-def face_cuts(grey: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> np.ndarray:
+def face_cuts(grey: np.ndarray, boxes: list[tuple[float, float, float, float]],
+              levels: list[np.ndarray] | None = None) -> np.ndarray:
     """The cuts (:func:`face_cut`) of the boxes (cx, cy, w, h): a face many times larger than
     the cut is cut from the photo halved (each pixel the mean of four; again for each further
     halving) until at most twice the cut's size, so that the cut means its pixels rather than
-    picking some (a 1.9 MP photo's dice are 100-200 pixels across, the cut 32).
+    picking some (a 1.9 MP photo's dice are 100-200 pixels across, the cut 32). ``levels``, when
+    given, is the photo and the halvings made so far (``[grey]`` at first), kept for the next call.
 
     >>> photo = np.zeros((400, 400), np.uint8); photo[::2] = 255      # lines a pixel wide
     >>> big, small = face_cuts(photo, [(200, 200, 300, 300), (200, 200, 30, 30)])
     >>> round(float(big.std()), 2), round(float(small.std()), 2)
     (0.0, 1.0)
     """
-    levels = [grey]
+    levels = [grey] if levels is None else levels
     cuts = []
     for cx, cy, w, h in boxes:
         level = 0
@@ -323,12 +325,13 @@ class PlainDiceReader:
         """(face probabilities (N, len(FACES)), quarter turn probabilities (N, 4)) of the boxes (cx, cy, w, h)."""
         if not boxes:
             return np.zeros((0, len(FACES))), np.zeros((0, 4))
-        cuts = face_cuts(grey, boxes)
+        levels = [grey]
+        cuts = face_cuts(grey, boxes, levels)
         faces, turns = self._run(cuts)
         doubtful = np.flatnonzero(faces.max(1) < self.second_look)
         if len(doubtful):                   # a second look: the doubtful cuts, a little tighter and looser, turned each quarter
             near = [boxes[i] for i in doubtful]
-            looks = np.concatenate([cuts[doubtful]] + [face_cuts(grey, [(cx, cy, w * s, h * s) for cx, cy, w, h in near])
+            looks = np.concatenate([cuts[doubtful]] + [face_cuts(grey, [(cx, cy, w * s, h * s) for cx, cy, w, h in near], levels)
                                                        for s in SECOND_SCALES])
             turned = np.concatenate([looks] + [np.rot90(looks, k, axes=(1, 2)) for k in (1, 2, 3)])
             more, _ = self._run(turned)
