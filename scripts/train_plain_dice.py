@@ -5,6 +5,8 @@
     .venv/bin/python scripts/train_plain_dice.py faces [--minutes 9]
     .venv/bin/python scripts/train_plain_dice.py faces --resume --lr 1e-3 --minutes 12   # the first round's last
     .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --lr 1e-3 --minutes 15 --seed 5   # the shipped round
+    .venv/bin/python scripts/train_plain_dice.py finder --harder --resume --lr 1e-3 --minutes 12 --seed 11   # tried, not kept
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --turned-trays --lr 1e-3 --minutes 10 --seed 13   # tried, not kept
 
 The photos are the Boggle Boards photos in shared/data/dice/boggle-boards (Public Domain, by the
 makers of BoardBoss through Roboflow; vision/models/NOTICE). Only the ``train`` part of the split
@@ -18,6 +20,10 @@ each die's face from cuts made exactly as the reader cuts them (vision.plaindice
 any angle, the box a little off in place, size and aspect, and spoilt by chance as a worse photo
 would show them (:func:`spoil`: dim, far, shaken, blurred, a rough JPEG; ``--no-spoil`` to
 train without, ``--shake`` to shake more often and longer, as the worst photos are); the photos' few ``Q`` labels are Qu faces and are learnt as ``QU``. With
+``--turned-trays`` 40 % of the real cuts are made as from the photo turned up to 40 degrees, the
+box the upright box round the turned face; ``--harder`` the finder's views are also turned up to
+35 degrees, tilted, zoomed further out and spoilt (both tried in issue 24's third round, neither
+kept: docs/vision.md). With
 ``--resume`` a run goes on from the last run's weights (``OUT.pt``, else the network at ``OUT``
 itself, unfolded from its ONNX file), best with a lower ``--lr``.
 Its second output is the quarter turn
