@@ -5,6 +5,8 @@
     .venv/bin/python scripts/train_plain_dice.py faces [--minutes 9]
     .venv/bin/python scripts/train_plain_dice.py faces --resume --lr 1e-3 --minutes 12   # the first round's last
     .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --lr 1e-3 --minutes 15 --seed 5   # the shipped round
+    .venv/bin/python scripts/train_plain_dice.py finder --harder --resume --lr 1e-3 --minutes 12 --seed 11   # tried, not kept
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --turned-trays --lr 1e-3 --minutes 10 --seed 13   # tried, not kept
 
 The photos are the Boggle Boards photos in shared/data/dice/boggle-boards (Public Domain, by the
 makers of BoardBoss through Roboflow; vision/models/NOTICE). Only the ``train`` part of the split
@@ -18,6 +20,10 @@ each die's face from cuts made exactly as the reader cuts them (vision.plaindice
 any angle, the box a little off in place, size and aspect, and spoilt by chance as a worse photo
 would show them (:func:`spoil`: dim, far, shaken, blurred, a rough JPEG; ``--no-spoil`` to
 train without, ``--shake`` to shake more often and longer, as the worst photos are); the photos' few ``Q`` labels are Qu faces and are learnt as ``QU``. With
+``--turned-trays`` 40 % of the real cuts are made as from the photo turned up to 40 degrees, the
+box the upright box round the turned face; ``--harder`` the finder's views are also turned up to
+35 degrees, tilted, zoomed further out and spoilt (both tried in issue 24's third round, neither
+kept: docs/vision.md). With
 ``--resume`` a run goes on from the last run's weights (``OUT.pt``, else the network at ``OUT``
 itself, unfolded from its ONNX file), best with a lower ``--lr``.
 Its second output is the quarter turn
@@ -176,21 +182,32 @@ def finder_net():
 
 
 def finder_sample(image: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """One augmented photo (stretched to FIND_SIDE) and its target map (3, S/4, S/4)."""
+    """One augmented photo (stretched to FIND_SIDE) and its target map (3, S/4, S/4). With
+    ``--harder`` the view is also turned any angle up to :data:`TURN_MOST`, tilted (its corners
+    moved up to :data:`TILT_MOST` of the side), zoomed further out, and spoilt as a worse photo
+    would show it (:func:`spoil_photo`); a box is then the upright box round its turned corners,
+    as the photos' labels box a turned die."""
     h, w = image.shape[:2]
     side = pd.FIND_SIDE
     # a random view: zoomed in (a crop) or out (a border), shifted, turned a quarter, flipped
-    zoom = float(np.exp(rng.uniform(np.log(0.6), np.log(1.5))))
+    zoom = float(np.exp(rng.uniform(np.log(0.6), np.log(1.5)) if not HARDER else rng.uniform(np.log(0.4), np.log(1.6))))
     cw, ch = w / zoom * rng.uniform(0.85, 1.15), h / zoom * rng.uniform(0.85, 1.15)
     cx, cy = w / 2 + rng.uniform(-0.25, 0.25) * w, h / 2 + rng.uniform(-0.25, 0.25) * h
     sx, sy = side / cw, side / ch
-    m = np.array([[sx, 0, side / 2 - sx * cx], [0, sy, side / 2 - sy * cy]], np.float64)
+    m = np.array([[sx, 0, side / 2 - sx * cx], [0, sy, side / 2 - sy * cy], [0, 0, 1]], np.float64)
+    if HARDER and rng.random() < 0.7:
+        corners = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+        t = np.deg2rad(rng.uniform(-TURN_MOST, TURN_MOST))
+        turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+        moved = (corners - side / 2) @ turn.T + side / 2 + rng.uniform(-TILT_MOST, TILT_MOST, (4, 2)) * side
+        m = cv2.getPerspectiveTransform(corners, np.float32(moved)) @ m
     fill = tuple(int(v) for v in rng.integers(0, 256, 3))
-    view = cv2.warpAffine(image, m, (side, side), flags=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_CONSTANT if rng.random() < 0.5 else cv2.BORDER_REFLECT, borderValue=fill)
-    b = boxes.astype(np.float64).copy()
-    b[:, [0, 2]] = b[:, [0, 2]] * sx + m[0, 2]
-    b[:, [1, 3]] = b[:, [1, 3]] * sy + m[1, 2]
+    view = cv2.warpPerspective(image, m, (side, side), flags=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT if HARDER or rng.random() < 0.5 else cv2.BORDER_REFLECT,
+                               borderValue=fill)   # (reflected, a tray far off is repeated unlabelled)
+    quads = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1).astype(np.float64)
+    quads = cv2.perspectiveTransform(quads.reshape(1, -1, 2), m).reshape(-1, 4, 2)
+    b = np.concatenate([quads.min(1), quads.max(1)], 1)
     k = int(rng.integers(4))
     for _ in range(k):                                  # a quarter turn clockwise: (x, y) -> (S - y, x)
         view = cv2.rotate(view, cv2.ROTATE_90_CLOCKWISE)
@@ -199,6 +216,8 @@ def finder_sample(image: np.ndarray, boxes: np.ndarray, rng: np.random.Generator
         view = view[:, ::-1]
         b = np.stack([side - b[:, 2], b[:, 1], side - b[:, 0], b[:, 3]], 1)
     view = recolour(np.ascontiguousarray(view), rng)
+    if HARDER:
+        view = spoil_photo(view, rng)
     cells = side // pd.STRIDE
     target = np.zeros((3, cells, cells), np.float32)
     ys, xs = np.mgrid[0:cells, 0:cells].astype(np.float32)
@@ -213,6 +232,34 @@ def finder_sample(image: np.ndarray, boxes: np.ndarray, rng: np.random.Generator
         target[0, r, c] = 1.0
         target[1, r, c], target[2, r, c] = (x1 - x0) / pd.SIZE_UNIT, (y1 - y0) / pd.SIZE_UNIT
     return np.ascontiguousarray(view.transpose(2, 0, 1), np.float32) / 255.0, target
+
+
+HARDER = False  #: ``--harder``: the finder's views turned, tilted, further off and spoilt (:func:`finder_sample`)
+TURN_MOST = 35.0  #: the most a harder view is turned (degrees, either way; quarter turns besides)
+TILT_MOST = 0.08  #: the most a harder view's corner is moved (a share of its side), as a tilted camera shows it
+
+
+def spoil_photo(view: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A whole view as a worse photo would show it, each by chance: shaken (motion blur up to
+    8 px of the finder's input) or out of focus, a dim and noisy room, saved as a rough JPEG."""
+    out = view.astype(np.float32)
+    if rng.random() < 0.2:
+        length = float(rng.uniform(2, 8))
+        k = int(np.ceil(length)) | 1
+        kernel = np.zeros((k, k), np.float32)
+        t = rng.uniform(0, np.pi)
+        dx, dy = np.cos(t) * (length - 1) / 2, np.sin(t) * (length - 1) / 2
+        cv2.line(kernel, (round(k / 2 - 0.5 - dx), round(k / 2 - 0.5 - dy)), (round(k / 2 - 0.5 + dx), round(k / 2 - 0.5 + dy)), 1.0)
+        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6), borderType=cv2.BORDER_REPLICATE)
+    elif rng.random() < 0.15:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.8, 2.0))
+    if rng.random() < 0.25:
+        out = out * rng.uniform(0.25, 0.7) + rng.normal(0, rng.uniform(2, 8), out.shape)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 85))])
+        out = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return out
 
 
 def recolour(view: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -337,6 +384,9 @@ def jittered_cut(grey: np.ndarray, box, angle: float, rng: np.random.Generator, 
     """A cut as the finder would give it, a little off: the centre shifted, the size and aspect changed."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
+    if rng.random() < TURNED_TRAYS:        # the photo turned: its box is the upright box round the turned face
+        t = np.deg2rad(rng.uniform(0, 40))
+        w, h = w * np.cos(t) + h * np.sin(t), w * np.sin(t) + h * np.cos(t)
     cx = (x0 + x1) / 2 + rng.normal(0, 0.06 * jitter) * w
     cy = (y0 + y1) / 2 + rng.normal(0, 0.06 * jitter) * h
     scale = np.exp(rng.normal(0, 0.08 * jitter))
@@ -345,6 +395,9 @@ def jittered_cut(grey: np.ndarray, box, angle: float, rng: np.random.Generator, 
     return pd.evened(spoil(raw, rng) if SPOIL else raw)
 
 
+#: the share of real cuts made as from the photo turned up to 40 degrees (``--turned-trays``: 0.4): the
+#: face's box is then the upright box round the turned face, larger, with some of its neighbours
+TURNED_TRAYS = 0.0
 SPOIL = True  #: spoil the real cuts as a worse photo would (``--no-spoil`` trains on them as cut)
 #: how often a spoilt cut is shaken (motion blur), and its longest streak in pixels of the cut
 #: (``--shake``: 0.3 and 10, a camera shaken as in the worst photos, rather than 0.15 and 6)
@@ -502,9 +555,15 @@ def main() -> int:
     parser.add_argument("--lr", type=float, default=2e-3, help="the learning rate at the start")
     parser.add_argument("--no-spoil", action="store_true", help="train the face reader on the real cuts unspoilt")
     parser.add_argument("--shake", action="store_true", help="spoil with longer and likelier motion blur")
+    parser.add_argument("--harder", action="store_true",
+                        help="the finder's views also turned any angle, tilted, further off and spoilt")
+    parser.add_argument("--turned-trays", action="store_true",
+                        help="cut 40 %% of the real faces as from the photo turned up to 40 degrees")
     parser.add_argument("--jitter", type=float, default=1.0, help="put the real cuts' boxes this many times further off")
     args = parser.parse_args()
-    global RESUME, TOP_LR, SPOIL, BLUR_SHARE, BLUR_LONGEST, JITTER
+    global RESUME, TOP_LR, SPOIL, BLUR_SHARE, BLUR_LONGEST, JITTER, HARDER, TURNED_TRAYS
+    HARDER = args.harder
+    TURNED_TRAYS = 0.4 if args.turned_trays else 0.0
     JITTER = args.jitter
     RESUME, TOP_LR, SPOIL = args.resume, args.lr, not args.no_spoil
     if args.shake:

@@ -14,7 +14,8 @@ photos, Public Domain: vision/models/NOTICE) and run by OpenCV's ``dnn``:
 
 Between them, the tray helps: its dice are one size (:func:`even_sizes`), and a cell of its grid
 the finder was unsure of still holds a die (:func:`fill_holes`); a face read with little
-probability gets a second look, its cut turned each quarter (:data:`SECOND_LOOK`).
+probability gets a second look, cut also a little tighter and looser, each cut turned each
+quarter (:data:`SECOND_LOOK`).
 
 A dice set (each die's six faces) settles what one face cannot: the dice are matched to the set's
 dice (each die once) so that the faces read are the likeliest the set allows; an M with no W in
@@ -41,6 +42,8 @@ FACES = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + ("QU", "AN", "IN", "ER", "TH", "HE
 _Q, _QU = FACES.index("Q"), FACES.index("QU")
 #: the finder sees the photo stretched to this square (the training photos are 416x416 stretched)
 FIND_SIDE = 384
+#: a photo whose light near its brightest (:func:`brightest`) is under this is brightened for the finder
+LIGHT_TOP = 230
 #: the finder's map has a cell every STRIDE pixels of its input
 STRIDE = 4
 #: the reader's input: a CROP x CROP grey cut of one face
@@ -49,8 +52,11 @@ CROP = 32
 MARGIN = 1.2
 #: the finder's size outputs are the box's sides in pixels of its input divided by this
 SIZE_UNIT = 32.0
-#: a face read with less probability than this is read again turned each quarter (the mean is kept)
+#: a face read with less probability than this is read again cut a little tighter and looser
+#: (:data:`SECOND_SCALES`), each cut turned each quarter (the mean of the twelve readings is kept)
 SECOND_LOOK = 0.8
+#: the second look's other cuts: the box's side times these
+SECOND_SCALES = (0.9, 1.12)
 #: an empty cell of a tray's grid gets a die when the finder's map is at least this high there
 HOLE_HEAT = 0.1
 #: a find's side more than this (as a log) off the tray's median side is set to the median
@@ -78,6 +84,8 @@ class NoDiceFound(VisionError):
 def finder_input(image: np.ndarray) -> np.ndarray:
     """A BGR photo as the finder's input: (3, FIND_SIDE, FIND_SIDE) float32 in 0..1.
 
+    A dim photo (its brightest, :func:`brightest`, under :data:`LIGHT_TOP`) is brightened until it is
+    that bright: the finder misses dice in a dim room that it finds once the light is raised.
     A photo more than twice that size is first resampled (bilinear) to twice the finder's side,
     then halved (each pixel the mean of four): nearly the mean over each input pixel's area, at
     a twentieth of the time (a 3 MP photo: 3 ms rather than 60).
@@ -86,11 +94,27 @@ def finder_input(image: np.ndarray) -> np.ndarray:
     (3, 384, 384)
     >>> finder_input(np.zeros((1536, 2048, 3), np.uint8)).shape
     (3, 384, 384)
+    >>> dim = np.full((40, 40, 3), 100, np.uint8); dim[:20] = 50
+    >>> round(float(finder_input(dim).max() * 255))
+    230
     """
     if min(image.shape[:2]) > 2 * FIND_SIDE:
         image = cv2.resize(image, (2 * FIND_SIDE, 2 * FIND_SIDE), interpolation=cv2.INTER_LINEAR)
     small = cv2.resize(image, (FIND_SIDE, FIND_SIDE), interpolation=cv2.INTER_AREA)
-    return np.ascontiguousarray(small.transpose(2, 0, 1), np.float32) / 255.0
+    out = np.ascontiguousarray(small.transpose(2, 0, 1), np.float32) / 255.0
+    top = brightest(small)
+    return out * (LIGHT_TOP / max(top, 12)) if top < LIGHT_TOP else out
+
+
+def brightest(image: np.ndarray) -> int:
+    """The photo's light near its brightest (uint8): the value only a two-hundredth of its pixels
+    (any channel) are above; the finder sees a photo darker than :data:`LIGHT_TOP` brightened.
+
+    >>> brightest(np.arange(256, dtype=np.uint8).repeat(10))
+    254
+    """
+    counts = np.cumsum(np.bincount(image.ravel(), minlength=256))
+    return int(np.searchsorted(counts, 0.995 * counts[-1]))
 
 
 def face_cut(grey: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
@@ -114,18 +138,20 @@ def face_cut(grey: np.ndarray, centre: tuple[float, float], size: tuple[float, f
     return cut if raw else evened(cut)
 
 
-def face_cuts(grey: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> np.ndarray:
+def face_cuts(grey: np.ndarray, boxes: list[tuple[float, float, float, float]],
+              levels: list[np.ndarray] | None = None) -> np.ndarray:
     """The cuts (:func:`face_cut`) of the boxes (cx, cy, w, h): a face many times larger than
     the cut is cut from the photo halved (each pixel the mean of four; again for each further
     halving) until at most twice the cut's size, so that the cut means its pixels rather than
-    picking some (a 1.9 MP photo's dice are 100-200 pixels across, the cut 32).
+    picking some (a 1.9 MP photo's dice are 100-200 pixels across, the cut 32). ``levels``, when
+    given, is the photo and the halvings made so far (``[grey]`` at first), kept for the next call.
 
     >>> photo = np.zeros((400, 400), np.uint8); photo[::2] = 255      # lines a pixel wide
     >>> big, small = face_cuts(photo, [(200, 200, 300, 300), (200, 200, 30, 30)])
     >>> round(float(big.std()), 2), round(float(small.std()), 2)
     (0.0, 1.0)
     """
-    levels = [grey]
+    levels = [grey] if levels is None else levels
     cuts = []
     for cx, cy, w, h in boxes:
         level = 0
@@ -299,13 +325,17 @@ class PlainDiceReader:
         """(face probabilities (N, len(FACES)), quarter turn probabilities (N, 4)) of the boxes (cx, cy, w, h)."""
         if not boxes:
             return np.zeros((0, len(FACES))), np.zeros((0, 4))
-        cuts = face_cuts(grey, boxes)
+        levels = [grey]
+        cuts = face_cuts(grey, boxes, levels)
         faces, turns = self._run(cuts)
         doubtful = np.flatnonzero(faces.max(1) < self.second_look)
-        if len(doubtful):                   # a second look: the doubtful cuts turned each quarter
-            turned = np.concatenate([np.rot90(cuts[doubtful], k, axes=(1, 2)) for k in (1, 2, 3)])
+        if len(doubtful):                   # a second look: the doubtful cuts, a little tighter and looser, turned each quarter
+            near = [boxes[i] for i in doubtful]
+            looks = np.concatenate([cuts[doubtful]] + [face_cuts(grey, [(cx, cy, w * s, h * s) for cx, cy, w, h in near], levels)
+                                                       for s in SECOND_SCALES])
+            turned = np.concatenate([looks] + [np.rot90(looks, k, axes=(1, 2)) for k in (1, 2, 3)])
             more, _ = self._run(turned)
-            faces[doubtful] = (faces[doubtful] + more.reshape(3, len(doubtful), -1).sum(0)) / 4
+            faces[doubtful] = more.reshape(-1, len(doubtful), len(FACES)).mean(0)
         return faces, turns
 
     def _run(self, cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

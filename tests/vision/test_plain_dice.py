@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from tabletop.cli import main
 from tabletop.dicesets import parse_dice_set
 from tabletop.errors import UserError
-from vision.plaindice import (FACES, NoDiceFound, PlainDiceReader, even_sizes, fill_holes, off_lattice, settle, tray_rows,
+from vision.plaindice import (FACES, SECOND_SCALES, NoDiceFound, PlainDiceReader, even_sizes, fill_holes, off_lattice, settle, tray_rows,
                              zoom_window)
 from vision.synth import realdice
 
@@ -228,6 +228,32 @@ def test_unsure_faces_are_reported_not_guessed(reader, monkeypatch):
     die = reader.read(image).dice[0]
     assert die.face == "?" and die.candidates == ("M", "W")
     assert die.to_json()["candidates"] == ["M", "W"]
+
+
+def test_a_doubtful_face_is_looked_at_again_tighter_looser_and_turned(reader, monkeypatch):
+    """A sure face is read once; a doubtful one is cut again a little tighter and looser, each
+    cut turned each quarter, and the twelve readings averaged."""
+    looks: list[np.ndarray] = []
+
+    def run(cuts):
+        looks.append(cuts)
+        probs = np.tile(probabilities(A=0.5, E=0.5), (len(cuts), 1))
+        if len(looks) == 1:
+            probs[0] = probabilities(E=1.0)                 # the first die is sure, the second doubtful
+        else:
+            probs[: len(cuts) // 2] = probabilities(A=1.0)  # half the second looks say A
+        return probs, np.full((len(cuts), 4), 0.25)
+
+    monkeypatch.setattr(reader, "_run", run)
+    grey = np.random.default_rng(1).integers(0, 256, (200, 200)).astype(np.uint8)
+    faces, _ = reader.classify(grey, [(50.0, 50.0, 30.0, 30.0), (120.0, 120.0, 30.0, 30.0)])
+    assert [len(c) for c in looks] == [2, 4 * (1 + len(SECOND_SCALES))]
+    np.testing.assert_allclose(looks[1][0], looks[0][1])                     # the same cut first
+    assert not np.allclose(looks[1][1], looks[0][1])                         # then a tighter one
+    np.testing.assert_allclose(looks[1][3], np.rot90(looks[1][0], 1))        # each turned
+    assert faces[0, FACES.index("E")] == pytest.approx(1.0, abs=0.01)
+    assert faces[1, FACES.index("A")] == pytest.approx(0.75, abs=0.01)
+    assert faces[1, FACES.index("E")] == pytest.approx(0.25, abs=0.01)
 
 
 @settings(max_examples=40, deadline=None)
