@@ -19,8 +19,10 @@ the class scores it gives each letter's *features* (its last hidden layer), whic
 
 from __future__ import annotations
 
+import contextlib
 import pathlib
 import threading
+from collections.abc import Iterator
 
 import cv2
 import numpy as np
@@ -33,6 +35,10 @@ UK_ALPHABET = "АБВГҐДЕЄЖЗИІЇЙКЛМНОПРСТУФХЦЧШЩЬЮ�
 MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "letters.onnx"
 #: the Ukrainian letter network (CC BY-SA 4.0: trained on CoMNIST; vision/models/NOTICE)
 UK_MODEL_PATH = MODEL_PATH.with_name("letters-uk.onnx")
+#: the benchmark's Latin network: one that never learnt from the benchmark's writers
+#: (:data:`vision.synth.realdata.HELD_OUT_CONTRIBUTORS`; the shipped network learnt from every
+#: writer), so that ``tabletop bench vision`` reads writers it never saw; never used at the table
+HELDOUT_MODEL_PATH = MODEL_PATH.with_name("letters-heldout.onnx")
 NORM = 28  #: side of the normalised letter image
 
 
@@ -170,6 +176,33 @@ def model_for(language: str = "en") -> LetterModel:
         path, alphabet = MODELS[language]
         _LOADED[language] = LetterModel.load(path, alphabet)
     return _LOADED[language]
+
+
+@contextlib.contextmanager
+def standing_in(model: LetterModel, language: str = "en") -> Iterator[LetterModel]:
+    """Inside the block, :func:`model_for` gives ``model`` for ``language`` (readers built there
+    read with it, and take the acceptance fitted for it); afterwards the shipped one again. The
+    benchmark reads its writers this way with a network that never learnt from them
+    (:data:`HELDOUT_MODEL_PATH`).
+
+    >>> other = LetterModel.load()
+    >>> with standing_in(other):
+    ...     model_for("en") is other
+    True
+    >>> model_for("en") is other
+    False
+    """
+    if language not in MODELS:
+        raise UnknownLanguage(language)
+    before = _LOADED.get(language)
+    _LOADED[language] = model
+    try:
+        yield model
+    finally:
+        if before is None:
+            _LOADED.pop(language, None)
+        else:
+            _LOADED[language] = before
 
 
 def default_model() -> LetterModel:
