@@ -3,9 +3,11 @@
 The model is a small convolutional network run by OpenCV's ``dnn`` module on the size-normalised
 28x28 ink: ``vision/models/letters.onnx`` for the 26 Latin capitals, ``letters-uk.onnx`` for the
 33 Ukrainian ones (:func:`model_for` picks it by language; ``scripts/train_letters_uk.py`` trains
-it on CoMNIST, CC BY-SA 4.0). ``scripts/train_letters.py`` trains it on
-real handwriting (the UNIPEN and UJI capitals, CC BY 4.0: see the README's credits) and on the
-project's own rendered handwriting, written on the printed boards and photographed. Besides
+it on CoMNIST, CC BY-SA 4.0). ``scripts/train_letters.py`` trains the Latin one on
+real handwriting (every UNIPEN and UJI writer's capitals, CC BY 4.0, and CoMNIST's capitals drawn
+like a Latin one, CC BY-SA 4.0: see the README's credits) and on the project's own rendered
+handwriting, written on the printed boards and photographed. The benchmark reads its writers with
+``letters-heldout.onnx`` (:data:`HELDOUT_MODEL_PATH`), a network that never learnt from them. Besides
 the class scores it gives each letter's *features* (its last hidden layer), which
 :class:`vision.hands.HandMemory` compares with a player's confirmed letters.
 
@@ -84,8 +86,9 @@ def softmax(scores: np.ndarray) -> np.ndarray:
 class LetterModel:
     """A letter network. Input: normalised images (N, 28, 28), ink 1 and paper 0. Output: class
     scores (one for each letter of :attr:`alphabet`) already divided by the softmax temperature
-    fitted on writers it did not learn from (so :func:`softmax` of them is an honest
-    probability), and the letters' features.
+    fitted on writers unseen by it (or, for a network that learnt from every writer, by the
+    network it learnt on from), so that :func:`softmax` of them is an honest probability, and
+    the letters' features.
 
     >>> model = LetterModel.load()
     >>> features, scores = model.outputs(np.zeros((2, 28, 28), np.float32))
