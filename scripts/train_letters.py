@@ -602,6 +602,39 @@ def rendered_rest(rest, args, log=print) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
+def comnist_check(paths, workers: int, seed: int = 77_000) -> int:
+    """Each exported Latin network in ``paths`` on CoMNIST's Latin look-alikes from the Ukrainian
+    split's *held-out* sessions (never learnt from by a Latin network: :func:`comnist_latin`
+    leaves them out), one scene each: accuracy, log-loss, and the factor on its scores that
+    would make the log-loss least (1: its temperature suits these writers; above 1: it is less
+    sure of itself than it could be)."""
+    from vision.letters import LetterModel
+    from vision.synth.cyrillic import COMNIST_PATH, split_sessions
+
+    if not COMNIST_PATH.is_file():
+        print(f"no CoMNIST at {COMNIST_PATH}", file=sys.stderr)
+        return 2
+    held, _guard = split_sessions()
+    with np.load(COMNIST_PATH) as d:
+        latin = np.asarray(d["latin_homoglyph"]).astype(str)
+        keep = (latin != "") & np.isin(np.asarray(d["writer"]).astype(str), sorted(held))
+        images, letters, sessions = np.asarray(d["images"])[keep], latin[keep], np.asarray(d["writer"])[keep]
+    x, y = comnist_set(letters, images, 1, seed, workers, log=lambda *a: None)
+    print(f"CoMNIST's held-out sessions: {len(y)} Latin look-alikes of {len(set(sessions))} sessions, one scene each")
+    for path in paths:
+        z = LetterModel.load(path).outputs(x.astype(np.float32) / 255)[1].astype(np.float64)
+
+        def log_loss(factor: float) -> float:
+            zt = z * factor
+            zt = zt - zt.max(1, keepdims=True)
+            return float(-(zt[np.arange(len(y)), y] - np.log(np.exp(zt).sum(1))).mean())
+
+        best = min(np.arange(0.3, 3.01, 0.02), key=log_loss)
+        print(f"  {path}: {(z.argmax(1) == y).mean():.4f} read right, log-loss {log_loss(1.0):.3f}; "
+              f"least log-loss {log_loss(best):.3f} with the scores times {best:.2f}")
+    return 0
+
+
 def rendered_comnist(args, log=print) -> tuple[np.ndarray, np.ndarray]:
     """``args.comnist`` of each of CoMNIST's Latin look-alikes (:func:`comnist_latin`) written
     ``args.passes`` times into scenes, kept in ``CACHE-comnist.npz`` beside ``args.cache``."""
@@ -681,6 +714,8 @@ def main(argv=None) -> int:
     ap.add_argument("--comnist", type=int, default=0, help="and CoMNIST's capitals drawn like a Latin one "
                     "(A B C E H K M O P T X), at most this many of each (0: none; with any, the network is "
                     "CC BY-SA 4.0: vision/models/NOTICE)")
+    ap.add_argument("--comnist-check", nargs="+", default=None, metavar="ONNX", help="read CoMNIST's Latin "
+                    "look-alikes of the Ukrainian split's held-out sessions with these networks and stop")
     ap.add_argument("--recorded-only", action="store_true", help="learn from the recorded letters' images alone "
                     "(rendered all the same, so that the cache serves both)")
     ap.add_argument("--peak", type=float, default=3e-3, help="highest learning rate of the one cycle")
@@ -691,6 +726,8 @@ def main(argv=None) -> int:
     if args.depth < 1 or args.width < 1 or args.epochs < 1:
         print("--depth, --width and --epochs must be at least 1", file=sys.stderr)
         return 2
+    if args.comnist_check:
+        return comnist_check(args.comnist_check, args.workers)
     if args.folds is not None and any(not 1 <= k <= len(FOLDS) for k in args.folds):
         print(f"--folds are numbered 1 to {len(FOLDS)}", file=sys.stderr)
         return 2

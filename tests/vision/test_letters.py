@@ -159,6 +159,19 @@ def test_everyone_learns_on_keeping_its_networks_temperature_and_acceptance_and_
     assert module.main(common + ["--folds", "4", "--read-with", str(first)]) == 2
 
 
+@pytest.mark.slow
+def test_both_latin_networks_read_comnists_held_out_look_alikes(capsys):
+    from vision.letters import HELDOUT_MODEL_PATH, MODEL_PATH
+    from vision.synth.cyrillic import COMNIST_PATH
+
+    if not COMNIST_PATH.is_file():
+        pytest.skip("CoMNIST is not on this machine")
+    module = script_module("train_letters")
+    assert module.main(["--comnist-check", str(HELDOUT_MODEL_PATH), str(MODEL_PATH), "--workers", "1"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "read right" in line]
+    assert len(lines) == 2 and all(float(line.split(": ")[1].split()[0]) > 0.85 for line in lines)
+
+
 def test_the_fold_table_counts_each_held_out_contributor_once(tmp_path):
     module = script_module("train_letters")
     results = {"2": {"held_out": ["apa", "apb"], "by_contributor": {"apa": [90, 100], "apb": [45, 50]}, "network": "x"},
