@@ -587,13 +587,14 @@ def rendered_rest(rest, args, log=print) -> tuple[np.ndarray, np.ndarray]:
     training writers'), kept in ``CACHE-everyone.npz`` beside ``args.cache`` when it is given."""
     key = f"passes={args.passes} seed={args.seed} letters={len(rest)} writers={len(np.unique(rest.writer))}"
     cache = pathlib.Path(args.cache) if args.cache else None
-    path = cache.with_name(cache.stem + "-everyone.npz") if cache is not None else None
+    but = f"-but{args.except_fold}" if getattr(args, "except_fold", None) else ""
+    path = cache.with_name(f"{cache.stem}-everyone{but}.npz") if cache is not None else None
     if path is not None and path.is_file():
         with np.load(path) as d:
             if str(d["key"]) == key:
                 log(f"the other writers' rendered letters read from {path}")
                 return d["x"], d["y"]
-    log(f"rendering {len(rest)} letters of the tuning and benchmark writers x {args.passes} scenes each ...")
+    log(f"rendering {len(rest)} letters of {len(np.unique(rest.writer))} more writers x {args.passes} scenes each ...")
     x, y = real_set(rest, args.passes, args.seed + 2, args.workers, log)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -711,6 +712,8 @@ def main(argv=None) -> int:
     ap.add_argument("--everyone", action="store_true", help="learn from every contributor, the tuning writers "
                     "and the benchmark's too (with --init: its temperature and acceptance are carried over, no "
                     "unseen writers remain to fit them on)")
+    ap.add_argument("--except-fold", type=int, default=None, metavar="K", help="with --everyone: every writer "
+                    "but fold K's (to measure this step on them: --folds K --read-with)")
     ap.add_argument("--comnist", type=int, default=0, help="and CoMNIST's capitals drawn like a Latin one "
                     "(A B C E H K M O P T X), at most this many of each (0: none; with any, the network is "
                     "CC BY-SA 4.0: vision/models/NOTICE)")
@@ -730,6 +733,9 @@ def main(argv=None) -> int:
         return comnist_check(args.comnist_check, args.workers)
     if args.folds is not None and any(not 1 <= k <= len(FOLDS) for k in args.folds):
         print(f"--folds are numbered 1 to {len(FOLDS)}", file=sys.stderr)
+        return 2
+    if args.except_fold is not None and not (args.everyone and 1 <= args.except_fold <= len(FOLDS)):
+        print(f"--except-fold goes with --everyone and is a fold from 1 to {len(FOLDS)}", file=sys.stderr)
         return 2
     if args.everyone and not args.init:
         print("--everyone learns on from a network (--init): its temperature is kept, as no unseen writers "
@@ -776,6 +782,8 @@ def main(argv=None) -> int:
     x, y, check = rendered(learn, calibrate, args, font_dir)
     if args.everyone:
         rest = everyone_else(data, learn)
+        if args.except_fold is not None:
+            rest = rest.subset(~np.isin(rest.contributor, list(FOLDS[args.except_fold - 1])))
         xr, yr = rendered_rest(rest, args)
         x, y = np.concatenate([x, xr]), np.concatenate([y, yr])
         print(f"and every other writer: {len(rest)} letters of {len(np.unique(rest.writer))} writers "

@@ -143,6 +143,7 @@ def test_everyone_learns_on_keeping_its_networks_temperature_and_acceptance_and_
               "--calibration-share", "0.34", "--font-share", "0", "--cache", str(tmp_path / "crops.npz")]
     assert module.main(common + ["--everyone", "--out", str(second)]) == 2
     assert "--init" in capsys.readouterr().err
+    assert module.main(common + ["--except-fold", "1", "--out", str(second)]) == 2  # only with --everyone
     assert module.main(common + ["--out", str(first)]) == 0
     accept_path(first).write_text(json.dumps(Acceptance(min_share=0.8).to_json(file_sha256(first))), encoding="utf-8")
     assert module.main(common + ["--everyone", "--init", str(first), "--out", str(second)]) == 0
