@@ -8,7 +8,9 @@
     .venv/bin/python scripts/train_letters.py --cache var/letters.npz --everyone --comnist 200 \
         --init vision/models/letters-heldout.onnx        # every writer: the shipped network (docs/vision.md)
     .venv/bin/python scripts/train_letters.py --folds    # each fold of contributors held out in turn
-    .venv/bin/python scripts/train_letters.py --folds 1 --read-with vision/models/letters-heldout.onnx
+    .venv/bin/python scripts/train_letters.py --cache var/letters.npz --everyone --comnist 200 --except-fold 1 \
+        --init vision/models/letters-heldout.onnx --out var/but1.onnx   # that step without fold 1 ...
+    .venv/bin/python scripts/train_letters.py --folds 1 --read-with var/but1.onnx       # ... read on fold 1
 
 Real handwriting: the recorded UNIPEN and UJI capitals in ``shared/data/handwriting`` (CC BY 4.0,
 credited in the README) of the *training* contributors (:data:`vision.synth.realdata.TRAINING_CONTRIBUTORS`),
