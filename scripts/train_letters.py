@@ -2,16 +2,31 @@
 """Train the shipped letter network (``vision/models/letters.onnx``) on real and rendered handwriting.
 
     scripts/fetch_fonts.sh
-    .venv/bin/python scripts/train_letters.py            # the shipped model (the defaults made it)
-    .venv/bin/python scripts/train_letters.py --folds    # each group of contributors held out in turn
+    .venv/bin/python scripts/train_letters.py            # a network from scratch (the defaults)
     .venv/bin/python scripts/train_letters.py --cache var/letters.npz --render-only   # render once ...
     .venv/bin/python scripts/train_letters.py --cache var/letters.npz --init OLD.onnx # ... learn on from a network
+    .venv/bin/python scripts/train_letters.py --cache var/letters.npz --everyone --comnist 200 \
+        --init vision/models/letters-heldout.onnx        # every writer: the shipped network (docs/vision.md)
+    .venv/bin/python scripts/train_letters.py --folds    # each fold of contributors held out in turn
+    .venv/bin/python scripts/train_letters.py --cache var/letters.npz --everyone --comnist 200 --except-fold 1 \
+        --init vision/models/letters-heldout.onnx --out var/but1.onnx   # that step without fold 1 ...
+    .venv/bin/python scripts/train_letters.py --folds 1 --read-with var/but1.onnx       # ... read on fold 1
 
 Real handwriting: the recorded UNIPEN and UJI capitals in ``shared/data/handwriting`` (CC BY 4.0,
 credited in the README) of the *training* contributors (:data:`vision.synth.realdata.TRAINING_CONTRIBUTORS`),
 each letter written into several photographed scenes, slanted, turned and stretched afresh each
-time; a tenth of their writers is kept apart to fit the softmax temperature on. The *held-out*
-contributors are never read here: ``tabletop bench vision`` measures on them.
+time; a tenth of their writers (the *tuning* writers) is kept apart to fit the softmax temperature
+on. The *held-out* contributors are the benchmark's: ``tabletop bench vision`` measures on them
+with ``vision/models/letters-heldout.onnx``, a network made this way, which never read them.
+
+``--everyone`` then learns on from such a network (``--init``) with every writer added: the
+tuning writers' and the benchmark's letters written into scenes too, and with ``--comnist N``
+up to N of each of CoMNIST's capitals drawn exactly like a Latin one (CC BY-SA 4.0: the model
+file is then CC BY-SA 4.0, ``vision/models/NOTICE``). No writer is left unseen to fit a
+temperature or an acceptance on, so both are kept from the ``--init`` network (its acceptance
+file is carried over, tied to the new network's digest): an assumption, written down in
+``docs/vision.md``. ``--folds`` measures whole contributors held out in turn
+(:data:`vision.synth.realdata.FOLDS`; table in ``docs/letters-folds.md``).
 
 Rendered handwriting: letters from the stroke skeletons of ``vision/synth/strokefont.py``
 (jittered, bowed, joined, slanted, marker-thick) or from handwriting fonts
@@ -24,9 +39,11 @@ input it gets at the table. The network is trained with PyTorch (training only) 
 ONNX, which OpenCV's ``dnn`` runs at the table (:class:`vision.letters.LetterModel`).
 
 Rendering the scenes is most of the cost on a small machine: ``--cache`` keeps the cut-out
-letters (training and tuning writers') and reads them back when the settings match, so several
-networks learn from the very same images; ``--init`` learns on from an exported network (one that
-never learnt from the tuning writers: the temperature and every fit are made on them).
+letters (training and tuning writers'; with ``--everyone`` the other writers' in
+``CACHE-everyone.npz`` and CoMNIST's in ``CACHE-comnist.npz``) and reads them back when the
+settings match, so several networks learn from the very same images; ``--init`` learns on from an
+exported network (one that never learnt from the tuning writers: the temperature and every fit
+are made on them; with ``--everyone`` they are kept from it instead).
 """
 
 from __future__ import annotations
@@ -46,8 +63,11 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from vision.letters import ALPHABET  # noqa: E402
-from vision.synth.realdata import (DEFAULT_PATHS, FOLDS, HELD_OUT_CONTRIBUTORS, TRAINING_CONTRIBUTORS,  # noqa: E402
-                                   load_handwriting)
+from vision.synth.realdata import (CONTRIBUTORS, DEFAULT_PATHS, FOLDS, HELD_OUT_CONTRIBUTORS,  # noqa: E402
+                                   TRAINING_CONTRIBUTORS, load_handwriting)
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+FOLDS_DOC = ROOT / "docs" / "letters-folds.md"  #: the fold table --folds writes (and .json beside it)
 
 BOARDS = ("extradiction", "extradiction-sp", "15x15")
 FONT_SHARE = 0.5  #: of the training scenes written in handwriting fonts (vision/fontink.py)
@@ -116,6 +136,17 @@ def _real_job(job) -> tuple[np.ndarray, np.ndarray]:
     return scene_letter_images(_reader(BOARDS[seed % len(BOARDS)]), letters, seed, StrokeQueue(strokes))
 
 
+def _comnist_job(job) -> tuple[np.ndarray, np.ndarray]:
+    """One photographed board of CoMNIST letter images (re-drawn at a marker's width when ``marker``)."""
+    seed, letters, images, marker = job
+    from vision.synth.cyrillic import ImageQueue
+    from vision.synth.handwriting import TABLE_HAND
+    from vision.synth.letterdata import scene_letter_images
+
+    return scene_letter_images(_reader(BOARDS[seed % len(BOARDS)]), letters, seed,
+                               ImageQueue(images, TABLE_HAND if marker else None))
+
+
 def _run_jobs(fn, jobs, workers: int, log) -> tuple[np.ndarray, np.ndarray]:
     images, labels = [], []
     t0 = time.time()
@@ -153,6 +184,40 @@ def real_set(data, passes: int, seed: int, workers: int, log=print, vary: bool =
             part = order[k:k + 120]
             jobs.append((seed * 7919 + p * 100_003 + k, "".join(data.labels[part]), [data.strokes[i] for i in part], vary))
     return _run_jobs(_real_job, jobs, workers, log)
+
+
+def comnist_latin(most: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(letters, images): CoMNIST's capitals drawn exactly like a Latin one (А В Е К М Н О Р С Т Х),
+    as that Latin letter, at most ``most`` of each, from the sessions the Ukrainian network may
+    learn from (never its held-out or guard sessions: :func:`vision.synth.cyrillic.split_sessions`)."""
+    from vision.synth.cyrillic import COMNIST_PATH, split_sessions
+
+    if most <= 0 or not COMNIST_PATH.is_file():
+        return np.array([], "<U1"), np.zeros((0, 70, 70), np.uint8)
+    held, guard = split_sessions()
+    with np.load(COMNIST_PATH) as d:
+        latin = np.asarray(d["latin_homoglyph"]).astype(str)
+        keep = (latin != "") & ~np.isin(np.asarray(d["writer"]).astype(str), sorted(held | guard))
+        images = np.asarray(d["images"])
+    rng = np.random.default_rng([seed, 13])
+    chosen = np.array(sorted(i for ch in sorted(set(latin[keep])) for i in rng.choice(
+        np.nonzero(keep & (latin == ch))[0], min(most, int((keep & (latin == ch)).sum())), replace=False)), int)
+    return latin[chosen], images[chosen]
+
+
+def comnist_set(letters, images, passes: int, seed: int, workers: int, marker_share: float = 0.8,
+                log=print) -> tuple[np.ndarray, np.ndarray]:
+    """CoMNIST's look-alike letters written ``passes`` times into scenes; ``marker_share`` of the
+    scenes re-draw their thin lines at a marker's width (:func:`vision.synth.cyrillic.at_width`)."""
+    jobs = []
+    for p in range(passes):
+        order = np.random.default_rng([seed, p, 3]).permutation(len(letters))
+        for k in range(0, len(order), 120):
+            part = order[k:k + 120]
+            job_seed = seed * 6007 + p * 100_003 + k
+            marker = bool(np.random.default_rng([job_seed, 41]).random() < marker_share)
+            jobs.append((job_seed, "".join(letters[part]), images[part], marker))
+    return _run_jobs(_comnist_job, jobs, workers, log)
 
 
 def split_writers(data, share: float, seed: int):
@@ -345,28 +410,95 @@ def training_images(real, args, font_dir, seed: int, log=print) -> tuple[np.ndar
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), recorded
 
 
-def folds(data, args, font_dir) -> int:
-    """Each group of :data:`FOLDS` held out in turn: trained on the rest, read on it (the reader's
-    own cut-outs, no lexicon); prints each contributor's accuracy. Writes no model."""
-    results: dict[str, tuple[int, int]] = {}
-    for k, group in enumerate(FOLDS):
-        rest = [c for c in TRAINING_CONTRIBUTORS if c not in group]
-        print(f"fold {k + 1}/{len(FOLDS)}: holding out {', '.join(group)}; learning from {', '.join(rest)}")
-        x, y, _recorded = training_images(data.of(rest), args, font_dir, args.seed + k)
-        net = train(x, y, args.width, args.epochs, args.seed + k, threads=args.threads, depth=args.depth)
-        for name in group:
-            held = data.of([name])
-            if not len(held):
-                continue
-            xh, yh = real_set(held, 1, 50_000 + k, args.workers, log=lambda *a: None, vary=False)
-            right = int((logits(net, xh).argmax(1).numpy() == yh).sum())
-            results[name] = (right, len(yh))
-            print(f"  {name}: {right / len(yh):.4f} of {len(yh)}")
-    right, total = (sum(v[i] for v in results.values()) for i in (0, 1))
-    print("held out in turn (letters cut from photographed boards, no dictionary):")
-    for name, (r, n) in results.items():
-        print(f"  {name:<4} {r / n:.4f}  ({n} letters)")
-    print(f"  all  {right / max(1, total):.4f}  ({total} letters)")
+def read_held_out(predict, data, group, k: int, workers: int) -> dict[str, list[int]]:
+    """Each contributor of ``group``: [letters read right, letters], its recorded letters written
+    once as recorded into photographed scenes (the seeds of fold ``k``) and their cut-outs read by
+    ``predict`` (uint8 images (N, 28, 28) -> letter indices), with no dictionary."""
+    by: dict[str, list[int]] = {}
+    for name in group:
+        held = data.of([name])
+        if not len(held):
+            continue
+        xh, yh = real_set(held, 1, 50_000 + k, workers, log=lambda *a: None, vary=False)
+        by[name] = [int((predict(xh) == yh).sum()), len(yh)]
+        print(f"  {name}: {by[name][0] / len(yh):.4f} of {len(yh)}")
+    return by
+
+
+def write_fold_table(results: dict, path: pathlib.Path = FOLDS_DOC) -> None:
+    """``docs/letters-folds.md`` (and ``.json`` beside it) from each fold's per-contributor
+    counts: {fold number: {"held_out": [...], "by_contributor": {code: [right, total]}, "network": "..."}}."""
+    import json
+
+    path.with_suffix(".json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    lines = ["# The Latin letter network, whole contributors held out in turn", "",
+             "Written by `scripts/train_letters.py --folds`: for each fold, a network that never learnt from the",
+             "fold's contributors reads their recorded letters, each drawn once as marker ink on a printed board,",
+             "photographed by the scene simulator and cut out by the reader (no dictionary). Fold 1 is",
+             "`tabletop bench vision`'s writers. The last column says which network read the fold: how it was",
+             "trained is what the row measures (docs/vision.md, \"How the Latin network is trained and measured\").",
+             "", "| fold | held out | letters | read right | network |", "| --- | --- | ---: | ---: | --- |"]
+    right_all = total_all = 0
+    for k in sorted(results, key=int):
+        by = results[k]["by_contributor"]
+        right, total = sum(v[0] for v in by.values()), sum(v[1] for v in by.values())
+        right_all, total_all = right_all + right, total_all + total
+        lines.append(f"| {k} | {', '.join(results[k]['held_out'])} | {total:,} | {right / max(1, total):.1%} | "
+                     f"{results[k].get('network', '')} |")
+    lines.append(f"| all | every contributor, once | {total_all:,} | {right_all / max(1, total_all):.1%} | |")
+    if len({results[k].get("network", "") for k in results}) > 1:
+        lines += ["", "The folds were read by networks made in different ways (last column): the *all* row sums "
+                  "them as they are."]
+    lines += ["", "By contributor:", "", "| contributor | fold | letters | read right |", "| --- | ---: | ---: | ---: |"]
+    for k in sorted(results, key=int):
+        for name, (r, n) in sorted(results[k]["by_contributor"].items()):
+            lines.append(f"| {name} | {k} | {n:,} | {r / max(1, n):.1%} |")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def folds(data, args, font_dir, which) -> int:
+    """Each fold of :data:`FOLDS` in ``which`` (1-based) held out in turn: a network trained on
+    every other contributor (or, with ``args.read_with``, that exported network as it is) reads
+    the fold's letters (:func:`read_held_out`); each fold's row goes into ``args.table``
+    (:func:`write_fold_table`). Writes no model."""
+    import json
+
+    for k in which:
+        group = FOLDS[k - 1]
+        print(f"fold {k}/{len(FOLDS)}: holding out {', '.join(group)}")
+        if args.read_with:
+            from vision.letters import LetterModel
+
+            model = LetterModel.load(args.read_with)
+
+            def predict(x):
+                return model.predict_proba_images(x.astype(np.float32) / 255).argmax(1)
+
+            network = f"{pathlib.Path(args.read_with).name}, which never learnt from this fold"
+        else:
+            rest = [c for c in CONTRIBUTORS if c not in group]
+            x, y, _recorded = training_images(data.of(rest), args, font_dir, args.seed + k)
+            if args.comnist > 0:
+                xc, yc = comnist_set(*comnist_latin(args.comnist, args.seed), args.passes, args.seed + 3, args.workers)
+                x, y = np.concatenate([x, xc]), np.concatenate([y, yc])
+            init = from_onnx(pathlib.Path(args.init), depth=args.depth) if args.init else None
+            net = train(x, y, args.width, args.epochs, args.seed + k, threads=args.threads, depth=args.depth,
+                        init=init, peak=args.peak)
+
+            def predict(x):
+                return logits(net, x).argmax(1).numpy()
+
+            network = (f"width {args.width}, {args.epochs} epoch{'s' if args.epochs != 1 else ''}, "
+                       f"{args.scenes} synthetic boards, {args.passes} passes"
+                       + (f", CoMNIST {args.comnist} a letter" if args.comnist > 0 else "")
+                       + (f", learnt on from {pathlib.Path(args.init).name}" if args.init else ", from scratch"))
+        by = read_held_out(predict, data, group, k, args.workers)
+        table_json = args.table.with_suffix(".json")
+        results = json.loads(table_json.read_text(encoding="utf-8")) if table_json.is_file() else {}
+        results[str(k)] = {"held_out": list(group), "by_contributor": by, "network": network}
+        write_fold_table(results, args.table)
+        right, total = sum(v[0] for v in by.values()), sum(v[1] for v in by.values())
+        print(f"  fold {k}: {right / max(1, total):.4f} of {total}; table in {args.table}")
     return 0
 
 
@@ -415,6 +547,9 @@ def rendered(learn, calibrate, args, font_dir, log=print) -> tuple[np.ndarray, n
                 keep = d["recorded"] if args.recorded_only else slice(None)
                 return d["x"][keep], d["y"][keep], (d["check_x"], d["check_y"])
         log(f"{cache} holds other settings: rendering afresh")
+    if font_dir is None and args.font_share > 0 and args.scenes > 0:
+        raise SystemExit("no handwriting fonts to render the synthetic scenes with: run scripts/fetch_fonts.sh "
+                         "(or pass --font-share 0)")
     x, y, recorded = training_images(learn, args, font_dir, args.seed, log)
     check = real_set(calibrate, args.check_passes, args.seed + 1, args.workers, log=lambda *a: None, vary=False)
     if cache is not None:
@@ -423,6 +558,127 @@ def rendered(learn, calibrate, args, font_dir, log=print) -> tuple[np.ndarray, n
         log(f"rendered letters saved in {cache}")
     keep = recorded if args.recorded_only else slice(None)
     return x[keep], y[keep], check
+
+
+def onnx_temperature(path: pathlib.Path) -> float:
+    """The softmax temperature :func:`export` divided an exported network's class scores by."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    made = {o: n for n in model.graph.node for o in n.output}
+    consts = {t.name: t for t in model.graph.initializer}
+    for node in model.graph.node:
+        if node.op_type == "Div" and "scores" in node.output:
+            source = made.get(node.input[1])
+            if source is not None and source.op_type == "Constant":
+                return float(numpy_helper.to_array(source.attribute[0].t))
+            if node.input[1] in consts:
+                return float(numpy_helper.to_array(consts[node.input[1]]))
+    raise ValueError(f"{path} divides its scores by no temperature (not written by train_letters.export)")
+
+
+def everyone_else(data, learn):
+    """The letters of ``data``'s writers who are not in ``learn``: the tuning writers and the
+    benchmark's (what ``--everyone`` adds)."""
+    return data.subset(~np.isin(data.writer, np.unique(learn.writer)))
+
+
+def rendered_rest(rest, args, log=print) -> tuple[np.ndarray, np.ndarray]:
+    """``rest``'s letters written ``args.passes`` times into scenes (slanted afresh, as the
+    training writers'), kept in ``CACHE-everyone.npz`` beside ``args.cache`` when it is given."""
+    key = f"passes={args.passes} seed={args.seed} letters={len(rest)} writers={len(np.unique(rest.writer))}"
+    cache = pathlib.Path(args.cache) if args.cache else None
+    but = f"-but{args.except_fold}" if getattr(args, "except_fold", None) else ""
+    path = cache.with_name(f"{cache.stem}-everyone{but}.npz") if cache is not None else None
+    if path is not None and path.is_file():
+        with np.load(path) as d:
+            if str(d["key"]) == key:
+                log(f"the other writers' rendered letters read from {path}")
+                return d["x"], d["y"]
+    log(f"rendering {len(rest)} letters of {len(np.unique(rest.writer))} more writers x {args.passes} scenes each ...")
+    x, y = real_set(rest, args.passes, args.seed + 2, args.workers, log)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, x=x, y=y, key=key)
+        log(f"rendered letters saved in {path}")
+    return x, y
+
+
+def comnist_check(paths, workers: int, seed: int = 77_000) -> int:
+    """Each exported Latin network in ``paths`` on CoMNIST's Latin look-alikes from the Ukrainian
+    split's *held-out* sessions (never learnt from by a Latin network: :func:`comnist_latin`
+    leaves them out), one scene each: accuracy, log-loss, and the factor on its scores that
+    would make the log-loss least (1: its temperature suits these writers; above 1: it is less
+    sure of itself than it could be)."""
+    from vision.letters import LetterModel
+    from vision.synth.cyrillic import COMNIST_PATH, split_sessions
+
+    if not COMNIST_PATH.is_file():
+        print(f"no CoMNIST at {COMNIST_PATH}", file=sys.stderr)
+        return 2
+    held, _guard = split_sessions()
+    with np.load(COMNIST_PATH) as d:
+        latin = np.asarray(d["latin_homoglyph"]).astype(str)
+        keep = (latin != "") & np.isin(np.asarray(d["writer"]).astype(str), sorted(held))
+        images, letters, sessions = np.asarray(d["images"])[keep], latin[keep], np.asarray(d["writer"])[keep]
+    x, y = comnist_set(letters, images, 1, seed, workers, log=lambda *a: None)
+    print(f"CoMNIST's held-out sessions: {len(y)} Latin look-alikes of {len(set(sessions))} sessions, one scene each")
+    for path in paths:
+        z = LetterModel.load(path).outputs(x.astype(np.float32) / 255)[1].astype(np.float64)
+
+        def log_loss(factor: float) -> float:
+            zt = z * factor
+            zt = zt - zt.max(1, keepdims=True)
+            return float(-(zt[np.arange(len(y)), y] - np.log(np.exp(zt).sum(1))).mean())
+
+        best = min(np.arange(0.3, 3.01, 0.02), key=log_loss)
+        print(f"  {path}: {(z.argmax(1) == y).mean():.4f} read right, log-loss {log_loss(1.0):.3f}; "
+              f"least log-loss {log_loss(best):.3f} with the scores times {best:.2f}")
+    return 0
+
+
+def rendered_comnist(args, log=print) -> tuple[np.ndarray, np.ndarray]:
+    """``args.comnist`` of each of CoMNIST's Latin look-alikes (:func:`comnist_latin`) written
+    ``args.passes`` times into scenes, kept in ``CACHE-comnist.npz`` beside ``args.cache``."""
+    letters, images = comnist_latin(args.comnist, args.seed)
+    key = f"passes={args.passes} seed={args.seed} comnist={args.comnist} letters={len(letters)}"
+    cache = pathlib.Path(args.cache) if args.cache else None
+    path = cache.with_name(cache.stem + "-comnist.npz") if cache is not None else None
+    if path is not None and path.is_file():
+        with np.load(path) as d:
+            if str(d["key"]) == key:
+                log(f"CoMNIST's rendered look-alikes read from {path}")
+                return d["x"], d["y"]
+    log(f"rendering {len(letters)} of CoMNIST's Latin look-alikes x {args.passes} scenes each ...")
+    x, y = comnist_set(letters, images, args.passes, args.seed + 3, args.workers, log=log)
+    if path is not None:
+        np.savez(path, x=x, y=y, key=key)
+        log(f"rendered letters saved in {path}")
+    return x, y
+
+
+def carry_acceptance(init: pathlib.Path, out: pathlib.Path, log=print) -> None:
+    """Write ``out``'s acceptance file as ``init``'s (fitted on writers ``init`` never saw) with
+    ``out``'s digest and a note saying so: an ``--everyone`` network leaves no unseen writers to
+    fit one on (docs/vision.md)."""
+    import json
+
+    from vision.acceptance import accept_path, file_sha256
+
+    source = accept_path(init)
+    if not source.is_file():
+        log(f"no {source.name} to carry over: the reader falls back to asking below vision.words.CONFIRM_BELOW")
+        return
+    data = json.loads(source.read_text(encoding="utf-8"))
+    if data.get("model_sha256") != file_sha256(init):
+        log(f"{source.name} was fitted for another network than {init.name}: not carried over")
+        return
+    data["model_sha256"] = file_sha256(out)
+    data["carried_from"] = (f"{source.name}, fitted for {init.name}, which this network learnt on from with every "
+                            "writer added (no unseen writers remain to fit on); not re-fitted")
+    accept_path(out).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    log(f"wrote {accept_path(out)} (carried over from {source.name})")
 
 
 def main(argv=None) -> int:
@@ -441,8 +697,13 @@ def main(argv=None) -> int:
                     help="recorded handwriting files (default: UNIPEN and UJI in shared/data/handwriting)")
     ap.add_argument("--calibration-share", type=float, default=0.1,
                     help="share of the training contributors' writers kept apart to fit the temperature on")
-    ap.add_argument("--folds", action="store_true", help="hold each group of training contributors out in turn "
-                    "and print their accuracy (writes no model)")
+    ap.add_argument("--folds", nargs="*", type=int, default=None, metavar="K",
+                    help="hold these folds of contributors (1-based; all when none is named) out in turn, each "
+                    "read by a network trained on the others, and write the table (--table; no model)")
+    ap.add_argument("--read-with", default=None, metavar="ONNX", help="with --folds: read the folds with this "
+                    "exported network instead of training one (only one that never learnt from them)")
+    ap.add_argument("--table", type=pathlib.Path, default=FOLDS_DOC, help="where --folds writes its table (.md "
+                    "and .json beside it)")
     ap.add_argument("--cache", default=None, metavar="NPZ", help="keep the rendered letters here (and read them "
                     "back when the settings match), to train several networks on the very same images")
     ap.add_argument("--render-only", action="store_true", help="render the letters into --cache and stop")
@@ -450,6 +711,16 @@ def main(argv=None) -> int:
                     "into a scene (to fit the temperature and measure on)")
     ap.add_argument("--init", default=None, metavar="ONNX", help="learn on from this exported network's weights "
                     "(only one that never learnt from the tuning writers)")
+    ap.add_argument("--everyone", action="store_true", help="learn from every contributor, the tuning writers "
+                    "and the benchmark's too (with --init: its temperature and acceptance are carried over, no "
+                    "unseen writers remain to fit them on)")
+    ap.add_argument("--except-fold", type=int, default=None, metavar="K", help="with --everyone: every writer "
+                    "but fold K's (to measure this step on them: --folds K --read-with)")
+    ap.add_argument("--comnist", type=int, default=0, help="and CoMNIST's capitals drawn like a Latin one "
+                    "(A B C E H K M O P T X), at most this many of each (0: none; with any, the network is "
+                    "CC BY-SA 4.0: vision/models/NOTICE)")
+    ap.add_argument("--comnist-check", nargs="+", default=None, metavar="ONNX", help="read CoMNIST's Latin "
+                    "look-alikes of the Ukrainian split's held-out sessions with these networks and stop")
     ap.add_argument("--recorded-only", action="store_true", help="learn from the recorded letters' images alone "
                     "(rendered all the same, so that the cache serves both)")
     ap.add_argument("--peak", type=float, default=3e-3, help="highest learning rate of the one cycle")
@@ -460,6 +731,18 @@ def main(argv=None) -> int:
     if args.depth < 1 or args.width < 1 or args.epochs < 1:
         print("--depth, --width and --epochs must be at least 1", file=sys.stderr)
         return 2
+    if args.comnist_check:
+        return comnist_check(args.comnist_check, args.workers)
+    if args.folds is not None and any(not 1 <= k <= len(FOLDS) for k in args.folds):
+        print(f"--folds are numbered 1 to {len(FOLDS)}", file=sys.stderr)
+        return 2
+    if args.except_fold is not None and not (args.everyone and 1 <= args.except_fold <= len(FOLDS)):
+        print(f"--except-fold goes with --everyone and is a fold from 1 to {len(FOLDS)}", file=sys.stderr)
+        return 2
+    if args.everyone and not args.init:
+        print("--everyone learns on from a network (--init): its temperature is kept, as no unseen writers "
+              "remain to fit one on", file=sys.stderr)
+        return 2
     if not 0.0 <= args.font_share <= 1.0:
         print("--font-share must be between 0 and 1", file=sys.stderr)
         return 2
@@ -468,43 +751,69 @@ def main(argv=None) -> int:
         print(f"no handwriting data at {', '.join(missing)}", file=sys.stderr)
         return 2
     font_dir = None
-    if args.font_share > 0 and args.scenes > 0:
+    if args.font_share > 0 and args.scenes > 0 and not (args.folds is not None and args.read_with):
         from vision.synth.fontink import FONT_DIR, NoFontsFound
 
         font_dir = str(args.fonts or FONT_DIR)
         try:  # loaded here once: the rendering workers (forked) start with the fonts read
             families = len(_fonts(font_dir))
         except NoFontsFound:
-            print(f"no handwriting fonts in {font_dir}: run scripts/fetch_fonts.sh (or pass --font-share 0)",
-                  file=sys.stderr)
-            return 2
-        print(f"{families} handwriting font families in {font_dir} write {args.font_share:.0%} of the synthetic scenes")
+            if not (args.cache and pathlib.Path(args.cache).is_file()):
+                print(f"no handwriting fonts in {font_dir}: run scripts/fetch_fonts.sh (or pass --font-share 0)",
+                      file=sys.stderr)
+                return 2
+            font_dir = None  # the cache may hold these scenes; rendered() stops if it must render them
+        else:
+            print(f"{families} handwriting font families in {font_dir} write {args.font_share:.0%} of the "
+                  "synthetic scenes")
     try:
         import torch  # noqa: F401
     except ImportError:
         print("training needs PyTorch: .venv/bin/pip install -e '.[train]'", file=sys.stderr)
         return 2
     data = load_handwriting(args.data)
-    if args.folds:
-        return folds(data, args, font_dir)
+    if args.folds is not None:
+        return folds(data, args, font_dir, args.folds or range(1, len(FOLDS) + 1))
     t0 = time.time()
     learn, calibrate = split_writers(data.of(TRAINING_CONTRIBUTORS), args.calibration_share, args.seed)
-    print(f"recorded letters: {len(learn)} to learn from, {len(calibrate)} of {len(np.unique(calibrate.writer))} "
-          f"writers kept apart for calibration; never used: {', '.join(HELD_OUT_CONTRIBUTORS)}")
+    if args.everyone:
+        print(f"recorded letters: {len(learn)} of the training writers, and below every other writer's")
+    else:
+        print(f"recorded letters: {len(learn)} to learn from, {len(calibrate)} of {len(np.unique(calibrate.writer))} "
+              f"writers kept apart for calibration; never used: {', '.join(HELD_OUT_CONTRIBUTORS)}")
     x, y, check = rendered(learn, calibrate, args, font_dir)
+    if args.everyone:
+        rest = everyone_else(data, learn)
+        if args.except_fold is not None:
+            rest = rest.subset(~np.isin(rest.contributor, list(FOLDS[args.except_fold - 1])))
+        xr, yr = rendered_rest(rest, args)
+        x, y = np.concatenate([x, xr]), np.concatenate([y, yr])
+        print(f"and every other writer: {len(rest)} letters of {len(np.unique(rest.writer))} writers "
+              f"({', '.join(sorted(set(rest.contributor)))}), {len(yr)} images")
+    if args.comnist > 0:
+        xc, yc = rendered_comnist(args)
+        x, y = np.concatenate([x, xc]), np.concatenate([y, yc])
+        print(f"and CoMNIST's Latin look-alikes: {len(yc)} images")
     print(f"{len(y)} training images, {len(check[1])} calibration images ({time.time() - t0:.0f} s)")
     if args.render_only:
         return 0
     init = from_onnx(pathlib.Path(args.init), depth=args.depth) if args.init else None
-    net = train(x, y, args.width, args.epochs, args.seed, check=check, threads=args.threads, depth=args.depth,
-                init=init, peak=args.peak)
-    temperature = fit_temperature(net, *check)
-    print(f"calibration writers: {accuracy(net, *check):.4f} of {len(check[1])}; temperature {temperature}")
-    print("most misread (errors, letter, read as):", confusions(net, *check))
+    net = train(x, y, args.width, args.epochs, args.seed, check=None if args.everyone else check,
+                threads=args.threads, depth=args.depth, init=init, peak=args.peak)
+    if args.everyone:  # the tuning writers are learnt from too: nothing unseen to fit on
+        temperature = onnx_temperature(pathlib.Path(args.init))
+        print(f"temperature {temperature}, kept from {args.init}; the tuning writers (now learnt from): "
+              f"{accuracy(net, *check):.4f} of {len(check[1])}, no measure of the network")
+    else:
+        temperature = fit_temperature(net, *check)
+        print(f"calibration writers: {accuracy(net, *check):.4f} of {len(check[1])}; temperature {temperature}")
+        print("most misread (errors, letter, read as):", confusions(net, *check))
     out = pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     export(net, temperature, out)
     print(f"wrote {out} ({out.stat().st_size // 1024} kB) in {time.time() - t0:.0f} s")
+    if args.everyone:
+        carry_acceptance(pathlib.Path(args.init), out)
     return 0
 
 

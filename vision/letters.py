@@ -3,9 +3,11 @@
 The model is a small convolutional network run by OpenCV's ``dnn`` module on the size-normalised
 28x28 ink: ``vision/models/letters.onnx`` for the 26 Latin capitals, ``letters-uk.onnx`` for the
 33 Ukrainian ones (:func:`model_for` picks it by language; ``scripts/train_letters_uk.py`` trains
-it on CoMNIST, CC BY-SA 4.0). ``scripts/train_letters.py`` trains it on
-real handwriting (the UNIPEN and UJI capitals, CC BY 4.0: see the README's credits) and on the
-project's own rendered handwriting, written on the printed boards and photographed. Besides
+it on CoMNIST, CC BY-SA 4.0). ``scripts/train_letters.py`` trains the Latin one on
+real handwriting (every UNIPEN and UJI writer's capitals, CC BY 4.0, and CoMNIST's capitals drawn
+like a Latin one, CC BY-SA 4.0: see the README's credits) and on the project's own rendered
+handwriting, written on the printed boards and photographed. The benchmark reads its writers with
+``letters-heldout.onnx`` (:data:`HELDOUT_MODEL_PATH`), a network that never learnt from them. Besides
 the class scores it gives each letter's *features* (its last hidden layer), which
 :class:`vision.hands.HandMemory` compares with a player's confirmed letters.
 
@@ -19,8 +21,10 @@ the class scores it gives each letter's *features* (its last hidden layer), whic
 
 from __future__ import annotations
 
+import contextlib
 import pathlib
 import threading
+from collections.abc import Iterator
 
 import cv2
 import numpy as np
@@ -33,6 +37,10 @@ UK_ALPHABET = "АБВГҐДЕЄЖЗИІЇЙКЛМНОПРСТУФХЦЧШЩЬЮ�
 MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "letters.onnx"
 #: the Ukrainian letter network (CC BY-SA 4.0: trained on CoMNIST; vision/models/NOTICE)
 UK_MODEL_PATH = MODEL_PATH.with_name("letters-uk.onnx")
+#: the benchmark's Latin network: one that never learnt from the benchmark's writers
+#: (:data:`vision.synth.realdata.HELD_OUT_CONTRIBUTORS`; the shipped network learnt from every
+#: writer), so that ``tabletop bench vision`` reads writers it never saw; never used at the table
+HELDOUT_MODEL_PATH = MODEL_PATH.with_name("letters-heldout.onnx")
 NORM = 28  #: side of the normalised letter image
 
 
@@ -78,8 +86,9 @@ def softmax(scores: np.ndarray) -> np.ndarray:
 class LetterModel:
     """A letter network. Input: normalised images (N, 28, 28), ink 1 and paper 0. Output: class
     scores (one for each letter of :attr:`alphabet`) already divided by the softmax temperature
-    fitted on writers it did not learn from (so :func:`softmax` of them is an honest
-    probability), and the letters' features.
+    fitted on writers unseen by it (or, for a network that learnt from every writer, by the
+    network it learnt on from), so that :func:`softmax` of them is an honest probability, and
+    the letters' features.
 
     >>> model = LetterModel.load()
     >>> features, scores = model.outputs(np.zeros((2, 28, 28), np.float32))
@@ -170,6 +179,33 @@ def model_for(language: str = "en") -> LetterModel:
         path, alphabet = MODELS[language]
         _LOADED[language] = LetterModel.load(path, alphabet)
     return _LOADED[language]
+
+
+@contextlib.contextmanager
+def standing_in(model: LetterModel, language: str = "en") -> Iterator[LetterModel]:
+    """Inside the block, :func:`model_for` gives ``model`` for ``language`` (readers built there
+    read with it, and take the acceptance fitted for it); afterwards the shipped one again. The
+    benchmark reads its writers this way with a network that never learnt from them
+    (:data:`HELDOUT_MODEL_PATH`).
+
+    >>> other = LetterModel.load()
+    >>> with standing_in(other):
+    ...     model_for("en") is other
+    True
+    >>> model_for("en") is other
+    False
+    """
+    if language not in MODELS:
+        raise UnknownLanguage(language)
+    before = _LOADED.get(language)
+    _LOADED[language] = model
+    try:
+        yield model
+    finally:
+        if before is None:
+            _LOADED.pop(language, None)
+        else:
+            _LOADED[language] = before
 
 
 def default_model() -> LetterModel:

@@ -193,7 +193,7 @@ def _letter_network() -> tuple[str, str]:
     except ModelMissing as error:
         return MISSING, f"letter network: {error} (reinstall the checkout)"
     return OK, (f"letter network: {MODEL_PATH.name} ({MODEL_PATH.stat().st_size // 1024} KB, OpenCV dnn; "
-                "trained on UNIPEN and UJI handwriting, CC BY 4.0: vision/models/NOTICE)")
+                "trained on UNIPEN, UJI and CoMNIST handwriting, this model file CC BY-SA 4.0: vision/models/NOTICE)")
 
 
 def _ukrainian_letter_network() -> tuple[str, str]:

@@ -25,6 +25,9 @@ def test_quick_benchmark_prints_measured_numbers(capsys):
         low, high = out[f"{name}_95ci"]
         assert low <= out[name] <= high, name
     assert out["letter_accuracy"] > 0.5  # a broken reader or model falls far below this
+    # read by the network that never learnt from these writers, with the acceptance fitted for it
+    assert "letters-heldout.onnx" in out["real_handwriting"]
+    assert out["acceptance"].endswith("letters-heldout.accept.json")
     assert 0 <= out["letters_recorded_as_one_bar"] < out["letters_read"]
     assert 0.5 < out["letter_accuracy_without_one_bar_recordings"] <= 1
     assert out["empty_ink_errors"]["false"] == 0

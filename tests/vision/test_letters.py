@@ -126,6 +126,97 @@ def test_training_renders_once_into_its_cache_and_learns_on_from_an_exported_net
     assert "other settings" in capsys.readouterr().out  # another recipe is rendered afresh
 
 
+@pytest.mark.slow
+def test_everyone_learns_on_keeping_its_networks_temperature_and_acceptance_and_folds_read_with_a_network(
+        tmp_path, capsys):
+    """``--everyone``: every writer learnt from, so the temperature and the acceptance of the
+    network it learns on from are kept (there is no unseen writer left to fit them on);
+    ``--folds --read-with``: a fold read by an exported network as it is."""
+    import json
+
+    from vision.acceptance import Acceptance, accept_path, file_sha256, for_model
+
+    module = script_module("train_letters")
+    data = _tiny_recordings(tmp_path / "tiny.npz")
+    first, second = tmp_path / "first.onnx", tmp_path / "second.onnx"
+    common = ["--scenes", "1", "--passes", "1", "--epochs", "1", "--width", "4", "--workers", "1", "--data", str(data),
+              "--calibration-share", "0.34", "--font-share", "0", "--cache", str(tmp_path / "crops.npz")]
+    assert module.main(common + ["--everyone", "--out", str(second)]) == 2
+    assert "--init" in capsys.readouterr().err
+    assert module.main(common + ["--except-fold", "1", "--out", str(second)]) == 2  # only with --everyone
+    assert module.main(common + ["--out", str(first)]) == 0
+    accept_path(first).write_text(json.dumps(Acceptance(min_share=0.8).to_json(file_sha256(first))), encoding="utf-8")
+    assert module.main(common + ["--everyone", "--init", str(first), "--out", str(second)]) == 0
+    printed = capsys.readouterr().out
+    assert "every other writer: 52 letters of 1 writers" in printed and "carried over" in printed
+    assert module.onnx_temperature(second) == module.onnx_temperature(first)
+    assert file_sha256(second) != file_sha256(first)
+    assert for_model(second).min_share == 0.8  # tied to the new network's digest, so it is read
+    assert "not re-fitted" in json.loads(accept_path(second).read_text(encoding="utf-8"))["carried_from"]
+    table = tmp_path / "folds.md"
+    assert module.main(common + ["--folds", "2", "--read-with", str(first), "--table", str(table)]) == 0
+    results = json.loads(table.with_suffix(".json").read_text(encoding="utf-8"))
+    assert results["2"]["by_contributor"]["apa"][1] == 52 and "first.onnx" in results["2"]["network"]
+    assert module.main(common + ["--folds", "4", "--read-with", str(first)]) == 2
+
+
+@pytest.mark.slow
+def test_both_latin_networks_read_comnists_held_out_look_alikes(capsys):
+    from vision.letters import HELDOUT_MODEL_PATH, MODEL_PATH
+    from vision.synth.cyrillic import COMNIST_PATH
+
+    if not COMNIST_PATH.is_file():
+        pytest.skip("CoMNIST is not on this machine")
+    module = script_module("train_letters")
+    assert module.main(["--comnist-check", str(HELDOUT_MODEL_PATH), str(MODEL_PATH), "--workers", "1"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "read right" in line]
+    assert len(lines) == 2 and all(float(line.split(": ")[1].split()[0]) > 0.85 for line in lines)
+
+
+def test_the_fold_table_counts_each_held_out_contributor_once(tmp_path):
+    module = script_module("train_letters")
+    results = {"2": {"held_out": ["apa", "apb"], "by_contributor": {"apa": [90, 100], "apb": [45, 50]}, "network": "x"},
+               "1": {"held_out": ["val"], "by_contributor": {"val": [40, 50]}, "network": "y"}}
+    module.write_fold_table(results, tmp_path / "folds.md")
+    text = (tmp_path / "folds.md").read_text(encoding="utf-8")
+    assert "| 1 | val | 50 | 80.0% | y |" in text and "| 2 | apa, apb | 150 | 90.0% | x |" in text
+    assert "| all | every contributor, once | 200 | 87.5% | |" in text
+    assert text.index("| 1 | val") < text.index("| 2 | apa")
+    assert "made in different ways" in text  # two networks: the sum says it mixes them
+    assert (tmp_path / "folds.json").is_file()
+
+
+def test_every_contributor_is_in_one_fold_and_the_benchmarks_writers_are_the_first():
+    from vision.synth.realdata import CONTRIBUTORS, FOLDS, HELD_OUT_CONTRIBUTORS
+
+    held = [c for fold in FOLDS for c in fold]
+    assert sorted(held) == sorted(CONTRIBUTORS) and len(held) == len(set(held))
+    assert FOLDS[0] == HELD_OUT_CONTRIBUTORS
+    assert any({"apa", "apb", "app"} <= set(fold) for fold in FOLDS)  # one institution, one fold
+
+
+def test_each_shipped_latin_network_reads_with_the_acceptance_kept_for_it():
+    """The shipped network and the benchmark's each have an acceptance file tied to their own
+    bytes (a file for another network would fall back to asking below the share threshold)."""
+    from vision.acceptance import FALLBACK, accept_path, for_model
+    from vision.letters import HELDOUT_MODEL_PATH, MODEL_PATH
+
+    for path in (MODEL_PATH, HELDOUT_MODEL_PATH):
+        assert accept_path(path).is_file() and for_model(path) is not FALLBACK, path.name
+    assert MODEL_PATH.read_bytes() != HELDOUT_MODEL_PATH.read_bytes()
+
+
+def test_a_reader_built_while_the_benchmarks_network_stands_in_reads_with_it_and_its_acceptance(small_board):
+    from vision.letters import HELDOUT_MODEL_PATH, model_for, standing_in
+    from vision.reader import BoardReader
+
+    shipped = model_for("en")
+    with standing_in(LetterModel.load(HELDOUT_MODEL_PATH)) as stand_in:
+        reader = BoardReader(small_board)
+        assert reader.model is stand_in and reader.acceptance.source.endswith("letters-heldout.accept.json")
+    assert model_for("en") is shipped and BoardReader(small_board).acceptance.source.endswith("/letters.accept.json")
+
+
 def test_recorded_letters_from_both_formats_load_into_one_set(tmp_path):
     from vision.synth.realdata import load_handwriting
 
