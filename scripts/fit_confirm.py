@@ -37,6 +37,15 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=2026, help="the seed train_letters.py split the writers with")
     ap.add_argument("--answers", action="store_true", help="instead: the clue card answer's prior (ANSWER_LOG_PRIOR)")
     args = ap.parse_args(argv)
+    from vision.letters import standing_in, tuning_model
+
+    # the readers read with a network that never learnt from the calibration writers
+    with standing_in(tuning_model("en")):
+        return fit(args)
+
+
+def fit(args) -> int:
+    """Print the trade-off of each threshold (or, with ``--answers``, of each answer prior)."""
     from tabletop.benchmarks.scenes import board_15, common_draw, word_scenes
     from tabletop.lexicons import builtin_lexicon, reading_index
 

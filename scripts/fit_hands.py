@@ -58,10 +58,12 @@ def rendered(language: str, passes: int, log=print):
     photographed scenes (features (passes, n, F), scores (passes, n, letters), read (passes, n))."""
     from tabletop.benchmarks.hands import _scenes
     from tabletop.resources import load_board
+    from vision.letters import tuning_model
     from vision.reader import BoardReader
 
     data = tuning_writers(language)
-    reader = BoardReader(load_board("extradiction"), language=language)
+    # read with a network that never learnt from the tuning writers
+    reader = BoardReader(load_board("extradiction"), language=language, model=tuning_model(language))
     rng = np.random.default_rng([2026, 71])
     n = len(data.labels)
     images = np.zeros((passes, n, 28, 28), np.uint8)

@@ -208,6 +208,20 @@ def standing_in(model: LetterModel, language: str = "en") -> Iterator[LetterMode
             _LOADED[language] = before
 
 
+def tuning_model(language: str = "en") -> LetterModel:
+    """The network for ``language`` that never learnt from its tuning writers, the one the fitting
+    scripts (``scripts/fit_*.py``) must read them with: :data:`HELDOUT_MODEL_PATH` for Latin (the
+    shipped ``letters.onnx`` learnt from every writer), the shipped network otherwise (the
+    Ukrainian one keeps its tuning sessions apart).
+
+    >>> tuning_model("en").alphabet == model_for("en").alphabet, tuning_model("uk") is model_for("uk")
+    (True, True)
+    """
+    if language == "en" and HELDOUT_MODEL_PATH.is_file():
+        return LetterModel.load(HELDOUT_MODEL_PATH)
+    return model_for(language)
+
+
 def default_model() -> LetterModel:
     """The shipped Latin model, loaded once."""
     return model_for("en")
