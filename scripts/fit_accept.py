@@ -116,17 +116,22 @@ def collect(data, scenes: int, seed: int, language: str = "en", marker=None) -> 
     logps: list[np.ndarray] = []
     written: list[str] = []
 
+    read_empty = [0]  # words with a written square read empty: no acceptance can take them right
+
     def keep(reader, read, word, squares):
-        if any(w.squares == squares for w in read.words):  # else a square read empty: asked whatever is decided
+        if any(w.squares == squares for w in read.words):
             logps.append(read.logp(squares))
             written.append(word)
+        else:
+            read_empty[0] += 1
 
     refused = [0]  # words of reads the reader refuses (glare, blur): the table takes nothing from them
     for words, part in ((everyday, scenes // 2), (dictionary, scenes - scenes // 2)):
         if words:
             word_scenes(board_15(), data, words, part, rng, index, lambda *a: None, each=keep, refused=refused,
                         language=language, marker=marker)
-    print(f"{refused[0]} words in reads refused as unreadable, left out")
+    print(f"{refused[0]} words in reads refused as unreadable, left out; {read_empty[0]} words with a square read "
+          "empty, left out (bench vision counts them taken and wrong, whatever the acceptance decides)")
     return logps, written, index
 
 
