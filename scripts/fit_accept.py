@@ -7,13 +7,14 @@ from every writer (``train_letters.py --everyone``), so fit for the benchmark's 
 (``--model vision/models/letters-heldout.onnx``) and carry the file over (docs/vision.md).
 
     .venv/bin/python scripts/fit_accept.py [--scenes 320] [--target 0.995] [--dry-run] [--cache FILE]
-    .venv/bin/python scripts/fit_accept.py --language uk    # the Ukrainian network (letters-uk.accept.json)
+    .venv/bin/python scripts/fit_accept.py --language uk --scenes 800   # the Ukrainian network (letters-uk.accept.json)
 
 Words (half drawn from the dictionary's common words, half from all its 3-7 letter words) are
 written by those writers on the 15x15 board and read in full (camera scene, cells, letters,
 dictionary decoding). A logistic model of "the reading is right" is fitted on each word's
 features (:func:`vision.acceptance.features`, by Newton's method with a little L2), and the
-threshold on its probability is the lowest at which the accepted words are ``--target`` right;
+threshold on its probability is the lowest at which the accepted words are ``--target`` right
+(by default the language's :data:`TARGETS`);
 so is a threshold on the posterior share alone, and the share alone is kept unless the model asks
 about :data:`MIN_GAIN` fewer words. The same is done with the letters' log-probabilities divided by each of :data:`TEMPERATURES`
 before decoding (kept on the same terms against temperature 1). The trade-off (share asked
@@ -40,6 +41,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
+from tabletop.benchmarks.stats import wilson  # noqa: E402
 from train_letters import split_writers  # noqa: E402
 from vision.acceptance import FEATURES, Acceptance, accept_path, features, file_sha256  # noqa: E402
 from vision.synth.realdata import DEFAULT_PATHS, TRAINING_CONTRIBUTORS, load_handwriting  # noqa: E402
@@ -52,6 +54,12 @@ L2 = 1e-2
 MIN_GAIN = 0.02
 #: the letters' temperatures tried for decoding words (1: the letter network's own probabilities)
 TEMPERATURES = (1.0, 0.7, 1.4, 2.0, 3.0)
+#: the share of the tuning writers' accepted words that must be right, per language (issue 25's
+#: target is 99.5 % on the held-out writers). Ukrainian keeps a margin: its tuning run is 7 CoMNIST
+#: sessions, its letters are read less well, and at 99.5 % on them its held-out writers came out
+#: below the target (1 wrong of 181, 99.45 %); at 99.8 % the 95 % interval of 3,000 tuning words
+#: taken stays above 99.5 %
+TARGETS = {"en": 0.995, "uk": 0.998}
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = L2, steps: int = 50) -> tuple[np.ndarray, float]:
@@ -111,17 +119,22 @@ def collect(data, scenes: int, seed: int, language: str = "en", marker=None) -> 
     logps: list[np.ndarray] = []
     written: list[str] = []
 
+    read_empty = [0]  # words with a written square read empty: no acceptance can take them right
+
     def keep(reader, read, word, squares):
-        if any(w.squares == squares for w in read.words):  # else a square read empty: asked whatever is decided
+        if any(w.squares == squares for w in read.words):
             logps.append(read.logp(squares))
             written.append(word)
+        else:
+            read_empty[0] += 1
 
     refused = [0]  # words of reads the reader refuses (glare, blur): the table takes nothing from them
     for words, part in ((everyday, scenes // 2), (dictionary, scenes - scenes // 2)):
         if words:
             word_scenes(board_15(), data, words, part, rng, index, lambda *a: None, each=keep, refused=refused,
                         language=language, marker=marker)
-    print(f"{refused[0]} words in reads refused as unreadable, left out")
+    print(f"{refused[0]} words in reads refused as unreadable, left out; {read_empty[0]} words with a square read "
+          "empty, left out (bench vision counts them taken and wrong, whatever the acceptance decides)")
     return logps, written, index
 
 
@@ -160,7 +173,9 @@ def main(argv=None) -> int:
                     help="whose letter network and dictionary (uk: CoMNIST's tuning sessions, letters at a "
                          "marker's width)")
     ap.add_argument("--scenes", type=int, default=320, help="word scenes (7 words each)")
-    ap.add_argument("--target", type=float, default=0.995, help="share of accepted words that must be right")
+    ap.add_argument("--target", type=float, default=None,
+                    help="share of accepted words that must be right (default: the language's, "
+                         + ", ".join(f"{k} {v}" for k, v in TARGETS.items()) + ")")
     ap.add_argument("--seed", type=int, default=2026, help="the seed train_letters.py split the writers with")
     ap.add_argument("--model", default=None, help="the letter network (default: the language's shipped one)")
     ap.add_argument("--dry-run", action="store_true", help="print, write nothing")
@@ -168,6 +183,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.model is None:
         args.model = str(MODELS[args.language][0])
+    if args.target is None:
+        args.target = TARGETS.get(args.language, TARGETS["en"])
     tuning = tuning_writers(args.language, args.seed)
     if args.cache and pathlib.Path(args.cache).is_file():
         from tabletop.lexicons import builtin_lexicon, reading_index
@@ -213,13 +230,16 @@ def main(argv=None) -> int:
                 best = ((asked, rank), model, taken, right)
     assert best is not None
     (asked, _rank), model, taken, right = best
+    n_taken, n_right = int(taken.sum()), int((taken & right).sum())
+    low, high = wilson(n_right, n_taken)
     print(f"kept: temperature {model.temperature}, " + ("the share alone at " + f"{model.min_share:.4f}" if not model.weights
-                                                         else f"the model at {model.accept_at:.4f}") + f" (asks {asked:.3f})")
+                                                         else f"the model at {model.accept_at:.4f}") + f" (asks {asked:.3f}; "
+          f"{n_right} of {n_taken} taken right, 95 % {low:.4f}-{high:.4f}; target {args.target})")
     flag = "" if args.language == "en" else f"--language {args.language} "
     notes = {"fitted_on": f"{len(written)} words of the {len(set(tuning.writer))} tuning writers (scripts/fit_accept.py "
                           f"{flag}--scenes {args.scenes}), never the held-out ones",
              "tuning_asked": asked, "tuning_accepted_right": round(float(right[taken].mean()) if taken.any() else 1.0, 4),
-             "target": args.target}
+             "tuning_accepted_right_95ci": [round(low, 4), round(high, 4)], "target": args.target}
     data = model.to_json(file_sha256(args.model), notes)
     if args.dry_run:
         print(json.dumps(data, indent=1))

@@ -127,6 +127,9 @@ def test_the_ukrainian_word_lines_count_words_asked_and_taken(capsys):
     assert words["words_read"] + words["words_refused"] == 14
     assert 0 <= words["words_asked"] <= words["words_read"]
     assert words["word_accuracy"] > 0.5  # a Latin network or no dictionary reads almost none of them
+    assert len(words["accepted_wrong_words"]) == words["accepted_words_wrong"]  # each wrong word taken is named
+    low, high = words["accepted_words_right_95ci"]
+    assert low <= words["accepted_words_right"] <= high
     ukrainian.print_word_lines(words)
     ukrainian.print_done_means({"letters_read": 1, "letter_accuracy": 1.0, "empty_read_written": 0,
                                 "as_drawn": {"empty_read_written": 0}, "words": words})
