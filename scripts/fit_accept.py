@@ -3,8 +3,9 @@
 network, on the tuning writers: the tenth of the training contributors' writers that
 ``scripts/train_letters.py`` keeps apart (never the held-out ones the benchmark reads). Only a
 network that never learnt from them can be fitted so: the shipped Latin ``letters.onnx`` learnt
-from every writer (``train_letters.py --everyone``), so fit for the benchmark's network
-(``--model vision/models/letters-heldout.onnx``) and carry the file over (docs/vision.md).
+from every writer (``train_letters.py --everyone``), so the words are read with, and the file is
+fitted for, the benchmark's network (:func:`vision.letters.tuning_model`:
+``vision/models/letters-heldout.accept.json``); carry the file over (docs/vision.md).
 
     .venv/bin/python scripts/fit_accept.py [--scenes 320] [--target 0.995] [--dry-run] [--cache FILE]
     .venv/bin/python scripts/fit_accept.py --language uk --scenes 800   # the Ukrainian network (letters-uk.accept.json)
@@ -166,7 +167,7 @@ def tuning_writers(language: str, seed: int):
 
 
 def main(argv=None) -> int:
-    from vision.letters import MODELS
+    from vision.letters import MODELS, LetterModel, alphabet_of, standing_in, tuning_model
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--language", default="en", choices=sorted(MODELS),
@@ -177,12 +178,14 @@ def main(argv=None) -> int:
                     help="share of accepted words that must be right (default: the language's, "
                          + ", ".join(f"{k} {v}" for k, v in TARGETS.items()) + ")")
     ap.add_argument("--seed", type=int, default=2026, help="the seed train_letters.py split the writers with")
-    ap.add_argument("--model", default=None, help="the letter network (default: the language's shipped one)")
+    ap.add_argument("--model", default=None,
+                    help="the letter network the words are read with and the file is fitted for (default: the "
+                         "language's that never learnt from its tuning writers, vision.letters.tuning_model)")
     ap.add_argument("--dry-run", action="store_true", help="print, write nothing")
     ap.add_argument("--cache", help="keep the words read in this .npz (and read them from it the next time)")
     args = ap.parse_args(argv)
     if args.model is None:
-        args.model = str(MODELS[args.language][0])
+        args.model = str(tuning_model(args.language).path)
     if args.target is None:
         args.target = TARGETS.get(args.language, TARGETS["en"])
     tuning = tuning_writers(args.language, args.seed)
@@ -198,7 +201,9 @@ def main(argv=None) -> int:
             from vision.synth.handwriting import TABLE_HAND
 
             marker = TABLE_HAND
-        logps, written, index = collect(tuning, args.scenes, 99, args.language, marker)
+        # the words are read with the network the file is fitted for
+        with standing_in(LetterModel.load(args.model, alphabet_of(args.language)), args.language):
+            logps, written, index = collect(tuning, args.scenes, 99, args.language, marker)
         if args.cache:
             np.savez(args.cache, words=np.array(written), **{f"logp{k}": lp for k, lp in enumerate(logps)})
     print(f"{len(written)} words of {len(set(tuning.writer))} tuning writers read as runs of their squares")
