@@ -118,7 +118,8 @@ def test_a_grid_whose_outer_lines_bend_in_at_the_ends_is_not_sure():
 def test_a_lattice_shifted_by_one_square_is_not_taken(shift):
     # the verification every candidate goes through: the premium squares no longer follow the
     # layout and a line stands out beyond the grid's outer one
-    from vision.gridfind import _layout_classes, _refine_and_check
+    from vision.gridfind.check import _refine_and_check
+    from vision.gridfind.pattern import _layout_classes
 
     shot = tile_scene(BOXED, WORDS, seed=103, style="commercial", tilt_deg=15.0)
     layout = _layout_classes(PREMIUMS, 15, 15)

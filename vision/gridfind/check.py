@@ -1,0 +1,100 @@
+"""Steps 3-4, refinement and verification: a candidate grid's lines found again and fitted (a
+homography that takes out the guess's small errors), then its lines' support, whether it ends
+at its outer lines and its premium pattern scored (:class:`GridFound`)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.gridfind.found import GridFound
+from vision.gridfind.geometry import CELL, PAD, QUICK_CELL, _canonical, _grid, squareness
+from vision.gridfind.lines import STANDS_OUT, STANDS_OUT_ABS, _edges, _fit_lines, _side_values
+from vision.gridfind.pattern import _pattern
+from vision.lens import Lens, warp
+
+#: a refinement that moves a corner by more than this many squares is not taken
+MOST_MOVED = 0.6
+#: of the lines one and two squares beyond an outer line, one stands out along less than this
+#: share of its length (a board's edge may be the other)
+BEYOND = 0.5
+#: a candidate grid whose squares are this far from square (:func:`squareness`) is no grid (a photo
+#: cropped off its middle, or a camera whose optical centre is not the middle, looks up to ~1.4)
+SQUARENESS = 1.8
+
+
+def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: int,
+                      layout: np.ndarray | None, method: str, refine: int = 2, lens: Lens | None = None) -> GridFound | None:
+    """The candidate grid at ``corners`` refined ``refine`` times, then scored; None when it is
+    no grid. With a ``lens``, ``corners`` are in its undistorted view, and the grid is seen
+    through it."""
+    area = cv2.contourArea(corners.astype(np.float32))
+    if not np.isfinite(corners).all() or area < 0.02 * small.shape[0] * small.shape[1] or \
+            not cv2.isContourConvex(corners.astype(np.float32)) or \
+            squareness(corners, small.shape[:2], rows, cols) > SQUARENESS:
+        return None
+    cell = CELL if refine else QUICK_CELL
+    size = ((cols + 2 * PAD) * cell, (rows + 2 * PAD) * cell)
+    for _ in range(refine):
+        h = _canonical(corners, rows, cols)
+        top = warp(small, h, size, lens)
+        gx, gy = _edges(top)
+        fix = _line_fit(gx, gy, rows, cols)
+        if fix is None:
+            break
+        grid = _grid(rows, cols).reshape(-1, 1, 2).astype(np.float64)
+        shift = cv2.perspectiveTransform(grid, np.linalg.inv(fix)) - grid
+        moved = cv2.perspectiveTransform(grid, np.linalg.inv(fix @ h)).reshape(4, 2)
+        if not np.isfinite(moved).all() or np.abs(shift).max() > MOST_MOVED * CELL:
+            break                                        # lines found again far off: glare, a hand, tiles
+        corners = moved
+    h = _canonical(corners, rows, cols, cell)
+    top = warp(small, h, size, lens)
+    gx, gy = _edges(top)
+    share, weakest, ends = _support(gx, gy, rows, cols, cell)
+    pattern = None if layout is None else _pattern(top, layout)
+    return GridFound(corners, share, weakest, pattern, method, ends)
+
+
+def _line_fit(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> np.ndarray | None:
+    """The homography that moves the canonical image's grid lines, found again square by
+    square and fitted straight, onto their right places; None when too few are found."""
+    verticals = _fit_lines(gx, cols + 1, rows)
+    horizontals = _fit_lines(gy.T, rows + 1, cols)
+    src, dst = [], []
+    for i, hl in enumerate(horizontals):
+        for k, vl in enumerate(verticals):
+            if hl is None or vl is None:
+                continue
+            (a, b), (c, d) = vl, hl                      # x = a + b*y, y = c + d*x
+            den = 1 - b * d
+            if abs(den) < 1e-6:
+                continue
+            x = (a + b * c) / den
+            src.append((x, c + d * x))
+            dst.append(((k + PAD) * CELL, (i + PAD) * CELL))
+    if len(src) < 12:
+        return None
+    fix, _ = cv2.findHomography(np.array(src, np.float64), np.array(dst, np.float64), cv2.RANSAC, 0.15 * CELL)
+    return fix
+
+
+def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int, cell: int = CELL) -> tuple[float, float, bool]:
+    """The share of the grid lines' square sides that stand out from the squares' middles
+    beside them, the least share of any one line, and whether the grid ends where it should
+    (of the two lines one and two squares beyond each outer line, one at least stands out along
+    less than half its length: the grid does not go on; a board's edge may be one of them)."""
+    shares, ends = [], True
+    for g, lines, along in ((gx, cols + 1, rows), (gy.T, rows + 1, cols)):
+        line_max = np.maximum(np.maximum(np.roll(g, 1, 1), g), np.roll(g, -1, 1))
+        xs = (np.arange(-2, lines + 2) + PAD) * cell
+        on = _side_values(line_max, xs, along, cell)
+        before = _side_values(line_max, xs - cell // 2, along, cell)
+        after = _side_values(line_max, xs + cell // 2, along, cell)
+        before[:, 2] = 0.0                            # the outer lines: only the squares inside
+        after[:, -3] = 0.0
+        share = (on > STANDS_OUT * np.maximum(before, after) + STANDS_OUT_ABS).mean(0)
+        shares.extend(share[2:-2].tolist())
+        for beyond in ((share[1], share[0]), (share[-2], share[-1])):   # a board's edge may stand out; two lines do not
+            ends = ends and min(beyond) < BEYOND
+    return float(np.mean(shares)), float(np.min(shares)), ends

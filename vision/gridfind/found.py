@@ -1,0 +1,79 @@
+"""A grid found (:class:`GridFound`), when it is taken (convincing) or ends the search (sure),
+and the refusal (:class:`GridNotFound`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.errors import BoardNotFound
+
+#: a grid is taken on its lines when this share of the lines' sides stand out, and every line
+#: stands out along at least WEAKEST_LINE of its length
+ACCEPT, WEAKEST_LINE = 0.55, 0.1
+#: premium squares that follow the layout this closely also say where the grid ends
+PATTERN_SURE = 0.75
+#: a grid whose premium squares follow the layout this clearly needs only this share of its lines
+PATTERN_CLEAR, ACCEPT_WITH_PATTERN = 0.65, 0.45
+#: with a premium layout, at least this share of the premium squares must have their class's colour
+PATTERN = 0.5
+#: a candidate this sure ends the search (lines, pattern)
+SURE, SURE_PATTERN = 0.8, 0.6
+#: a convincing candidate whose premium squares follow the layout this closely ends it too
+SURE_BY_PATTERN = 0.85
+
+
+class GridNotFound(BoardNotFound):
+    """No grid was found convincingly: the photo is refused rather than read at a guess."""
+
+
+@dataclass(frozen=True)
+class GridFound:
+    """A grid found in a photo: its four outer ``corners`` (TL, TR, BR, BL as seen, pixels),
+    the share of its lines' sides that stand out (``lines``), how well the squares' colours
+    follow the premium layout (``pattern``, None without one) and how it was first seen."""
+
+    corners: np.ndarray
+    lines: float
+    weakest: float
+    pattern: float | None
+    method: str
+    ends: bool = True  #: the grid ends at its outer lines (no line goes on beyond them)
+    #: the lens's radial distortion the grid was found through (:class:`vision.lens.Lens` ``k``,
+    #: about the photo's middle; 0: its lines are straight)
+    lens: float = 0.0
+    #: with a lens: the grid's corners in its undistorted view (photo pixels), which one homography
+    #: maps to the grid; ``corners`` are where they are seen
+    straight: np.ndarray | None = None
+
+    @property
+    def score(self) -> float:
+        """Candidates are ranked by this: the lines' share plus the pattern's."""
+        return self.lines + (0.0 if self.pattern is None else self.pattern)
+
+    @property
+    def bounded(self) -> bool:
+        """Whether the grid is known to stop at its outer lines: no line goes on beyond them, or
+        the premium squares follow the layout so closely that no other window of lines could."""
+        return self.ends or (self.pattern is not None and self.pattern >= PATTERN_SURE)
+
+    @property
+    def sure(self) -> bool:
+        """Whether this grid is so clear (nearly all its lines, and the layout) that no other
+        candidate need be looked at."""
+        if self.pattern is not None and self.pattern >= SURE_BY_PATTERN and self.convincing:
+            return True                                  # tiles hide many lines, the layout shows plainly
+        return self.bounded and self.lines >= SURE and (self.pattern is None or self.pattern >= SURE_PATTERN)
+
+    @property
+    def convincing(self) -> bool:
+        """Whether this grid is taken: it ends at its outer lines, and either the premium
+        squares' colours follow the layout clearly and most lines stand out, or the lines stand
+        out on their own (every one along part of its length at least)."""
+        if not self.bounded:
+            return False
+        if self.pattern is not None and self.pattern >= PATTERN_CLEAR and self.lines >= ACCEPT_WITH_PATTERN and \
+                self.weakest > 0:
+            return True
+        return self.lines >= ACCEPT and self.weakest >= WEAKEST_LINE and (self.pattern is None or self.pattern >= PATTERN)

@@ -1,0 +1,104 @@
+"""Grid lines found square by square in the canonical top-down image (:mod:`.geometry`): edge
+strengths, where each line stands out beside each square, and lines fitted straight through
+those places."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.gridfind.geometry import CELL, PAD
+
+#: a grid line stands out along a square's side when its edge strength is this much above the
+#: squares' middles beside it (times, plus grey levels)
+STANDS_OUT, STANDS_OUT_ABS = 1.25, 12.0
+
+
+def _edges(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """|d/dx| and |d/dy| of ``image`` (the colour channels' mean), float32."""
+    gx = np.abs(cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3))
+    if gx.ndim == 3:                                   # summed over the colour channels, a third of it
+        third = np.full((1, 3), 1 / 3, np.float32)
+        gx, gy = cv2.transform(gx, third), cv2.transform(gy, third)
+    return gx, gy
+
+
+def _median0(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """The median of each column's ``valid`` values (0 where it has none).
+
+    >>> _median0(np.array([[1.0, 5.0], [3.0, 7.0], [9.0, 0.0]]), np.array([[1, 1], [1, 0], [0, 1]], bool)).tolist()
+    [2.0, 2.5]
+    """
+    ordered = np.sort(np.where(valid, values, np.inf), axis=0)          # the values left out last
+    count = valid.sum(0)
+    cols = np.arange(ordered.shape[1])
+    low = ordered[np.maximum(count - 1, 0) // 2, cols]
+    high = ordered[np.minimum(count // 2, len(ordered) - 1), cols]
+    return np.where(count > 0, (low + high) / 2, 0.0)
+
+
+def _side_values(g: np.ndarray, xs: np.ndarray, along: int, cell: int = CELL) -> np.ndarray:
+    """Median of ``g`` along each square's side at columns ``xs``: (along, len(xs)); the
+    side's ends, where lines cross, left out."""
+    rows = np.arange(int(0.15 * cell), int(0.85 * cell))
+    ys = ((np.arange(along) + PAD) * cell)[:, None] + rows[None, :]
+    xs = np.clip(xs, 0, g.shape[1] - 1)
+    ordered = np.sort(g[ys[:, None, :], xs[None, :, None]], axis=2)   # (along, len(xs), side's rows)
+    half = len(rows) // 2
+    return ordered[..., half] if len(rows) % 2 else (ordered[..., half - 1] + ordered[..., half]) / 2
+
+
+def _line_peaks(g: np.ndarray, lines: int, along: int):
+    """Where each of ``lines`` canonical grid lines stands out most beside each of ``along``
+    squares, up to 0.3 square either side: (offsets tried, their x for each line, the profile
+    (along, lines, offsets), the peak's index and value, whether the peak stands out)."""
+    reach = int(0.3 * CELL)
+    offsets = np.arange(-reach, reach + 1)
+    xs = ((np.arange(lines) + PAD) * CELL)[:, None] + offsets[None, :]
+    prof = _side_values(g, xs.ravel(), along).reshape(along, lines, len(offsets))
+    j = prof.argmax(2)
+    peak = np.take_along_axis(prof, j[..., None], 2)[..., 0]
+    good = peak > STANDS_OUT * np.median(prof, axis=2) + STANDS_OUT_ABS
+    return offsets, xs, prof, j, peak, good
+
+
+def _line_points(g: np.ndarray, lines: int, along: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where each of ``lines`` canonical grid lines is found beside each of ``along`` squares
+    (x in ``g``'s axes, to a tenth of a pixel: (along, lines)), and whether it stands out there
+    (not at the search's edge)."""
+    offsets, xs, prof, j, peak, stands_out = _line_peaks(g, lines, along)
+    good = stands_out & (j > 0) & (j < len(offsets) - 1)
+    jj = np.clip(j, 1, len(offsets) - 2)
+    left = np.take_along_axis(prof, (jj - 1)[..., None], 2)[..., 0]
+    right = np.take_along_axis(prof, (jj + 1)[..., None], 2)[..., 0]
+    den = left - 2 * peak + right
+    sub = np.where(den < 0, 0.5 * (left - right) / np.where(den < 0, den, -1), 0.0)
+    return xs[None, :, 0] + j + sub, good
+
+
+def _straight(ys: np.ndarray, xs: np.ndarray, use: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Least-squares ``x = a + b*y`` through the ``use`` d points of each column of ``xs``."""
+    w = use.astype(np.float64)
+    n, sy, sx = w.sum(0), (w * ys).sum(0), (w * xs).sum(0)
+    syy, sxy = (w * ys * ys).sum(0), (w * ys * xs).sum(0)
+    den = n * syy - sy * sy
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b = np.where(den > 1e-9, (n * sxy - sy * sx) / den, np.nan)
+        a = (sx - b * sy) / n
+    return a, b
+
+
+def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float] | None]:
+    """Each line ``k`` (x = a + b*y in ``g``'s axes) fitted through its peaks side by side."""
+    found_x, good = _line_points(g, lines, along)
+    ys = ((np.arange(along) + PAD + 0.5) * CELL)[:, None]
+    keep = good.copy()
+    for _ in range(2):                                       # fitted, the far-off peaks left out, fitted again
+        a, b = _straight(ys, found_x, keep)
+        resid = np.abs(found_x - (a + b * ys))
+        typical = _median0(resid, good & np.isfinite(resid))
+        keep = good & (resid < np.maximum(1.5, 2.5 * typical))
+    a, b = _straight(ys, found_x, keep)
+    usable = (good.sum(0) >= max(3, along // 3)) & (keep.sum(0) >= 3) & np.isfinite(a) & np.isfinite(b)
+    return [(float(a[k]), float(b[k])) if usable[k] else None for k in range(lines)]

@@ -1,0 +1,99 @@
+"""The search over candidates: each plane's lattice guesses (:func:`_first_search`), the
+likeliest grids moved by a square or two (:func:`_shifts`), and the planes' windows
+(:func:`_windows`)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.gridfind.check import _refine_and_check
+from vision.gridfind.found import GridFound
+from vision.gridfind.geometry import CELL, _canonical, _grid
+from vision.gridfind.lattice import _lattice_guesses, _window_guesses
+from vision.gridfind.planes import _planes
+
+#: the candidates of a plane refined (the best by their first check)
+REFINED = 3
+#: how many squares a likely grid is moved each way when none is convincing, if its lines'
+#: share is this much at least (else nothing there looks like a grid)
+SHIFT, GRID_LIKE = 2, 0.35
+
+
+def _first_search(small: np.ndarray, gray: np.ndarray, rows: int, cols: int, layout: np.ndarray | None
+                  ) -> tuple[GridFound | None, list, list[np.ndarray], list[GridFound]]:
+    """The first search: each candidate plane's lattice guesses checked, the likeliest refined;
+    the best bounded grid (None: none), the planes looked at, the guesses seen (their corners)
+    and each plane's likeliest first check (for :func:`_shifts`). It stops at a sure grid."""
+    best: GridFound | None = None
+    seen: list[np.ndarray] = []
+    tried: list[GridFound] = []
+    planes = []
+    for method, plane, size in _planes(gray):
+        planes.append((method, plane, size))
+        quick = []
+        for guess in _lattice_guesses(small, plane, size, rows, cols):
+            if any(np.abs(guess - other).max() < 2.0 for other in seen):
+                continue
+            seen.append(guess)
+            first = _refine_and_check(small, guess, rows, cols, layout, method, refine=0)
+            if first is not None:
+                quick.append(first)
+        quick.sort(key=lambda f: -f.score)
+        tried.extend(quick[:1])
+        for first in quick[:REFINED]:                   # the likeliest few refined and checked again
+            found = _refine_and_check(small, first.corners, rows, cols, layout, method)
+            if found is not None and found.bounded and (best is None or found.score > best.score):
+                best = found
+            if best is not None and best.sure:
+                break                                    # a clear grid: the others need not be looked at
+        if best is not None and best.sure:
+            break
+    return best, planes, seen, tried
+
+
+def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, rows: int, cols: int,
+            layout: np.ndarray | None) -> GridFound | None:
+    """With no convincing grid yet: each plane's likeliest grid moved by up to two squares each
+    way (the right spacing, the wrong first line: a board's edge or a row of tiles looked like
+    the grid's end), checked, and the likeliest refined."""
+    moved = []
+    for first in sorted((f for f in tried if f.lines >= GRID_LIKE), key=lambda f: -f.score)[:2]:
+        inv = np.linalg.inv(_canonical(first.corners, rows, cols))
+        for dy in range(-SHIFT, SHIFT + 1):
+            for dx in range(-SHIFT, SHIFT + 1):
+                if dx or dy:
+                    grid = _grid(rows, cols).astype(np.float64) + np.array([dx, dy]) * CELL
+                    corners = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), inv).reshape(4, 2)
+                    found = _refine_and_check(small, corners, rows, cols, layout, first.method, refine=0)
+                    if found is not None and found.bounded:
+                        moved.append(found)
+    for first in sorted(moved, key=lambda f: -f.score)[:REFINED]:
+        found = _refine_and_check(small, first.corners, rows, cols, layout, first.method)
+        if found is not None and found.bounded and (best is None or found.score > best.score):
+            best = found
+    return best
+
+
+def _windows(small: np.ndarray, planes: list, seen: list[np.ndarray], best: GridFound | None,
+             rows: int, cols: int, layout: np.ndarray | None) -> GridFound | None:
+    """With no convincing grid yet: each plane's windows where lines run both ways
+    (:func:`_window_guesses`: a small board on a busy table), their grids checked, and the
+    likeliest refined."""
+    for method, plane, size in planes:
+        quick = []
+        for guess in _window_guesses(small, plane, size, rows, cols):
+            if any(np.abs(guess - other).max() < 2.0 for other in seen):
+                continue
+            seen.append(guess)
+            first = _refine_and_check(small, guess, rows, cols, layout, method + "+window", refine=0)
+            if first is not None:
+                quick.append(first)
+        quick.sort(key=lambda f: -f.score)
+        for first in quick[:REFINED]:
+            found = _refine_and_check(small, first.corners, rows, cols, layout, first.method)
+            if found is not None and found.bounded and (best is None or found.score > best.score):
+                best = found
+        if best is not None and best.sure:
+            break
+    return best

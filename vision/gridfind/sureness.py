@@ -1,0 +1,116 @@
+"""Sureness: a grid found, looked at once more square by square, is refused when one quarter's
+lines are found off where it puts them (:func:`quarter_off`) or its outer lines are bent in or
+out at their ends (:func:`bent_in`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.gridfind.geometry import CELL, PAD, _canonical
+from vision.gridfind.lines import _edges, _line_peaks
+from vision.lens import Lens, warp
+
+#: a grid found is refused when, in one of its four quarters, its lines are found on average this
+#: many squares off where the grid puts them (a corner pulled a square or more off by the
+#: homography: the lines there are found at the edge of the search, or not at all)
+QUARTER_OFF = 0.15
+#: a grid found is refused when its outer lines are found this many squares inside or outside it
+#: at their ends (:func:`bent_in`: a lens's barrel or pincushion it could not follow)
+BENT_IN = 0.075
+
+
+def quarter_off(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 15, lens: Lens | None = None) -> float:
+    """How far off (squares) the grid at ``corners`` is from the lines seen in ``image``, in its
+    worst quarter: each line is looked for up to 0.3 square either side of where the grid puts
+    it, along each square's side, and the distances are averaged over each quarter's sides
+    where a line stands out (tiles hide some; a quarter where none does counts 0.3 square). With
+    ``lens``, ``corners`` are in its undistorted view and the grid is seen through it.
+
+    A grid that fits its lines everywhere stays under ~0.12; one whose corner the homography has
+    pulled a square or more off (seen under a hand and glare, and on a small board) is found
+    0.17 or more off in that quarter.
+
+    >>> import cv2
+    >>> from vision.gridfind.geometry import _grid
+    >>> top = np.full((21 * CELL, 21 * CELL, 3), 230, np.uint8)
+    >>> for k in range(16):
+    ...     _ = cv2.line(top, ((k + PAD) * CELL, PAD * CELL), ((k + PAD) * CELL, 18 * CELL), (40, 40, 40), 1)
+    ...     _ = cv2.line(top, (PAD * CELL, (k + PAD) * CELL), (18 * CELL, (k + PAD) * CELL), (40, 40, 40), 1)
+    >>> fits = _grid(15, 15).astype(np.float64)
+    >>> quarter_off(top, fits) < 0.1
+    True
+    >>> quarter_off(top, fits + np.array([[0, 0], [0, 0], [0, 0], [-1.5 * CELL, 0]])) > QUARTER_OFF
+    True
+    """
+    return _quarter_off(*_line_offsets(image, corners, rows, cols, lens), rows, cols)
+
+
+def _quarter_off(across: np.ndarray, down: np.ndarray, rows: int, cols: int) -> float:
+    """:func:`quarter_off` from the lines found (:func:`_line_offsets`)."""
+    across, down = np.abs(across), np.abs(down)
+    worst = 0.0
+    for r_squares, r_lines in _halves(rows):
+        for c_squares, c_lines in _halves(cols):
+            found = np.concatenate([across[r_squares, c_lines].ravel(), down[c_squares, r_lines].ravel()])
+            found = found[np.isfinite(found)]
+            worst = max(worst, float(found.mean()) if len(found) else 0.3 * CELL)
+    return worst / CELL
+
+
+def _halves(n: int) -> tuple[tuple[slice, slice], tuple[slice, slice]]:
+    """The first and last half of ``n`` squares (the middle one left out when ``n`` is odd) and of
+    their ``n + 1`` lines."""
+    return ((slice(0, n // 2), slice(0, (n + 1) // 2 + (n + 1) % 2)),
+            (slice(n - n // 2, n), slice((n + 1) // 2, n + 1)))
+
+
+def bent_in(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 15, lens: Lens | None = None) -> float:
+    """How far (squares) the grid's four outer lines are found inside where the grid at
+    ``corners`` puts them at their ends (the two sides next to each corner), on average; NaN
+    where none is seen there (negative: outside). A lens's barrel bends a board's outer lines in
+    at their ends, past what one homography fits (the corners found then lie outside the real
+    ones), a pincushion out. With ``lens``, ``corners`` are in its undistorted view and the grid
+    is seen through it.
+
+    >>> import cv2
+    >>> from vision.gridfind.geometry import _grid
+    >>> top = np.full((21 * CELL, 21 * CELL, 3), 230, np.uint8)
+    >>> for k in range(16):
+    ...     _ = cv2.line(top, ((k + PAD) * CELL, PAD * CELL), ((k + PAD) * CELL, 18 * CELL), (40, 40, 40), 1)
+    ...     _ = cv2.line(top, (PAD * CELL, (k + PAD) * CELL), (18 * CELL, (k + PAD) * CELL), (40, 40, 40), 1)
+    >>> grid = _grid(15, 15).astype(np.float64)
+    >>> abs(bent_in(top, grid)) < 0.05
+    True
+    >>> bent_in(top, grid + np.array([[-3, -3], [3, -3], [3, 3], [-3, 3]])) > BENT_IN
+    True
+    """
+    return _bent_in(*_line_offsets(image, corners, rows, cols, lens), rows, cols)
+
+
+def _bent_in(across: np.ndarray, down: np.ndarray, rows: int, cols: int) -> float:
+    """:func:`bent_in` from the lines found (:func:`_line_offsets`)."""
+    ends = [0, 1, rows - 2, rows - 1], [0, 1, cols - 2, cols - 1]
+    inward = np.concatenate([across[ends[0], 0], -across[ends[0], cols], down[ends[1], 0], -down[ends[1], rows]])
+    inward = inward[np.isfinite(inward)]
+    return float(inward.mean()) / CELL if len(inward) else float("nan")
+
+
+def _line_offsets(image: np.ndarray, corners: np.ndarray, rows: int, cols: int,
+                  lens: Lens | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The grid at ``corners`` seen square by square (:data:`CELL` pixels a square): how many
+    pixels from its place each grid line is found standing out along each square's side (up to
+    0.3 square either side, + right or down; NaN on a side where none stands out), for the
+    vertical lines (rows' squares, ``cols + 1`` lines) and the horizontal ones (cols' squares,
+    ``rows + 1`` lines)."""
+    size = ((cols + 2 * PAD) * CELL, (rows + 2 * PAD) * CELL)
+    top = warp(image, _canonical(corners, rows, cols), size, lens)
+    gx, gy = _edges(top)
+    return _offsets(gx, cols + 1, rows), _offsets(gy.T, rows + 1, cols)
+
+
+def _offsets(g: np.ndarray, lines: int, along: int) -> np.ndarray:
+    """For each square's side (along, lines) of the canonical image's grid lines in ``g``, how
+    many pixels from its place the line is found standing out (up to 0.3 square either side;
+    NaN on a side where none stands out)."""
+    offsets, _xs, _prof, j, _peak, good = _line_peaks(g, lines, along)
+    return np.where(good, offsets[j].astype(np.float64), np.nan)
