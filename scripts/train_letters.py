@@ -584,6 +584,22 @@ def everyone_else(data, learn):
     return data.subset(~np.isin(data.writer, np.unique(learn.writer)))
 
 
+def kept_render(path: pathlib.Path | None, key: str, what: str, render, log=print) -> tuple[np.ndarray, np.ndarray]:
+    """``render()``'s images and labels, read from ``path`` instead when it holds them for ``key``
+    (the settings they were rendered with), and saved there after rendering otherwise."""
+    if path is not None and path.is_file():
+        with np.load(path) as d:
+            if str(d["key"]) == key:
+                log(f"{what} read from {path}")
+                return d["x"], d["y"]
+    x, y = render()
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, x=x, y=y, key=key)
+        log(f"{what} saved in {path}")
+    return x, y
+
+
 def rendered_rest(rest, args, log=print) -> tuple[np.ndarray, np.ndarray]:
     """``rest``'s letters written ``args.passes`` times into scenes (slanted afresh, as the
     training writers'), kept in ``CACHE-everyone.npz`` beside ``args.cache`` when it is given."""
@@ -591,18 +607,12 @@ def rendered_rest(rest, args, log=print) -> tuple[np.ndarray, np.ndarray]:
     cache = pathlib.Path(args.cache) if args.cache else None
     but = f"-but{args.except_fold}" if getattr(args, "except_fold", None) else ""
     path = cache.with_name(f"{cache.stem}-everyone{but}.npz") if cache is not None else None
-    if path is not None and path.is_file():
-        with np.load(path) as d:
-            if str(d["key"]) == key:
-                log(f"the other writers' rendered letters read from {path}")
-                return d["x"], d["y"]
-    log(f"rendering {len(rest)} letters of {len(np.unique(rest.writer))} more writers x {args.passes} scenes each ...")
-    x, y = real_set(rest, args.passes, args.seed + 2, args.workers, log)
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, x=x, y=y, key=key)
-        log(f"rendered letters saved in {path}")
-    return x, y
+
+    def render() -> tuple[np.ndarray, np.ndarray]:
+        log(f"rendering {len(rest)} letters of {len(np.unique(rest.writer))} more writers x {args.passes} scenes each ...")
+        return real_set(rest, args.passes, args.seed + 2, args.workers, log)
+
+    return kept_render(path, key, "the other writers' rendered letters", render, log)
 
 
 def comnist_check(paths, workers: int, seed: int = 77_000) -> int:
@@ -645,17 +655,12 @@ def rendered_comnist(args, log=print) -> tuple[np.ndarray, np.ndarray]:
     key = f"passes={args.passes} seed={args.seed} comnist={args.comnist} letters={len(letters)}"
     cache = pathlib.Path(args.cache) if args.cache else None
     path = cache.with_name(cache.stem + "-comnist.npz") if cache is not None else None
-    if path is not None and path.is_file():
-        with np.load(path) as d:
-            if str(d["key"]) == key:
-                log(f"CoMNIST's rendered look-alikes read from {path}")
-                return d["x"], d["y"]
-    log(f"rendering {len(letters)} of CoMNIST's Latin look-alikes x {args.passes} scenes each ...")
-    x, y = comnist_set(letters, images, args.passes, args.seed + 3, args.workers, log=log)
-    if path is not None:
-        np.savez(path, x=x, y=y, key=key)
-        log(f"rendered letters saved in {path}")
-    return x, y
+
+    def render() -> tuple[np.ndarray, np.ndarray]:
+        log(f"rendering {len(letters)} of CoMNIST's Latin look-alikes x {args.passes} scenes each ...")
+        return comnist_set(letters, images, args.passes, args.seed + 3, args.workers, log=log)
+
+    return kept_render(path, key, "CoMNIST's rendered look-alikes", render, log)
 
 
 def carry_acceptance(init: pathlib.Path, out: pathlib.Path, log=print) -> None:

@@ -239,18 +239,23 @@ TURN_MOST = 35.0  #: the most a harder view is turned (degrees, either way; quar
 TILT_MOST = 0.08  #: the most a harder view's corner is moved (a share of its side), as a tilted camera shows it
 
 
+def shaken(image: np.ndarray, length: float, angle: float) -> np.ndarray:
+    """``image`` (float32) blurred as by a camera moving ``length`` pixels at ``angle`` (radians)
+    during the exposure: a straight streak, the photo's edges repeated outward."""
+    k = int(np.ceil(length)) | 1
+    kernel = np.zeros((k, k), np.float32)
+    dx, dy = np.cos(angle) * (length - 1) / 2, np.sin(angle) * (length - 1) / 2
+    middle = k / 2 - 0.5
+    cv2.line(kernel, (round(middle - dx), round(middle - dy)), (round(middle + dx), round(middle + dy)), 1.0)
+    return cv2.filter2D(image, -1, kernel / max(kernel.sum(), 1e-6), borderType=cv2.BORDER_REPLICATE)
+
+
 def spoil_photo(view: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A whole view as a worse photo would show it, each by chance: shaken (motion blur up to
     8 px of the finder's input) or out of focus, a dim and noisy room, saved as a rough JPEG."""
     out = view.astype(np.float32)
     if rng.random() < 0.2:
-        length = float(rng.uniform(2, 8))
-        k = int(np.ceil(length)) | 1
-        kernel = np.zeros((k, k), np.float32)
-        t = rng.uniform(0, np.pi)
-        dx, dy = np.cos(t) * (length - 1) / 2, np.sin(t) * (length - 1) / 2
-        cv2.line(kernel, (round(k / 2 - 0.5 - dx), round(k / 2 - 0.5 - dy)), (round(k / 2 - 0.5 + dx), round(k / 2 - 0.5 + dy)), 1.0)
-        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6), borderType=cv2.BORDER_REPLICATE)
+        out = shaken(out, float(rng.uniform(2, 8)), rng.uniform(0, np.pi))
     elif rng.random() < 0.15:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.8, 2.0))
     if rng.random() < 0.25:
@@ -420,13 +425,7 @@ def spoil(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         out = cv2.resize(cv2.resize(out, (small, small), interpolation=cv2.INTER_AREA), out.shape[::-1],
                          interpolation=cv2.INTER_LINEAR)
     if rng.random() < BLUR_SHARE:
-        length = float(rng.uniform(2, BLUR_LONGEST))
-        k = int(np.ceil(length)) | 1
-        kernel = np.zeros((k, k), np.float32)
-        t = rng.uniform(0, np.pi)
-        dx, dy = np.cos(t) * (length - 1) / 2, np.sin(t) * (length - 1) / 2
-        cv2.line(kernel, (round(k / 2 - 0.5 - dx), round(k / 2 - 0.5 - dy)), (round(k / 2 - 0.5 + dx), round(k / 2 - 0.5 + dy)), 1.0)
-        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6), borderType=cv2.BORDER_REPLICATE)
+        out = shaken(out, float(rng.uniform(2, BLUR_LONGEST)), rng.uniform(0, np.pi))
     elif rng.random() < 0.2:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.6 if BLUR_LONGEST <= 6 else 2.4))
     out = np.clip(out, 0, 255).astype(np.uint8)
