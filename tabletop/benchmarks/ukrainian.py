@@ -142,7 +142,7 @@ def measure_words(board, quick: bool, log: Callable[[str], None], scenes: int = 
             asked = asked_across(read.words, squares)
             judged.append((0.0 if asked else 1.0, False))
             if not asked:
-                wrong_taken.append(f"{word} with a square read empty")
+                wrong_taken.append(f"{word} with a square read empty, its runs taken")
         else:
             score = reader.acceptance.right_probability(found) if found.in_lexicon else 0.0
             if found.needs_confirmation and reader.acceptance.accepts(found):
