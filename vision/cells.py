@@ -29,7 +29,7 @@ STATE_NAMES = {EMPTY: "empty", INK: "ink", OCCLUDED: "occluded"}
 #: an empty square is *doubtful* (:attr:`CellAnalysis.doubt`) when its ink passes this share of
 #: ``min_ink`` or its faint strokes this share of ``min_stroke`` (three pixels of a 30-pixel square):
 #: a thin stroke (an І) judged empty often leaves some, clean paper almost never does (on the tuning
-#: writers, 1 empty square in 8,700; docs/vision.md)
+#: writers, 1 empty square in 11,000; docs/vision.md)
 DOUBT_INK = 0.5
 DOUBT_STROKE = 0.1
 
