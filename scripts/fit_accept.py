@@ -135,7 +135,7 @@ def collect(data, scenes: int, seed: int, language: str = "en", marker=None) -> 
             word_scenes(board_15(), data, words, part, rng, index, lambda *a: None, each=keep, refused=refused,
                         language=language, marker=marker)
     print(f"{refused[0]} words in reads refused as unreadable, left out; {read_empty[0]} words with a square read "
-          "empty, left out (bench vision counts them taken and wrong, whatever the acceptance decides)")
+          "empty, left out (bench vision counts them asked when a word read across them is asked, else taken and wrong)")
     return logps, written, index
 
 

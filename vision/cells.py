@@ -26,6 +26,12 @@ from vision.printing import draw_board
 
 EMPTY, INK, OCCLUDED = 0, 1, 2
 STATE_NAMES = {EMPTY: "empty", INK: "ink", OCCLUDED: "occluded"}
+#: an empty square is *doubtful* (:attr:`CellAnalysis.doubt`) when its ink passes this share of
+#: ``min_ink`` or its faint strokes this share of ``min_stroke`` (three pixels of a 30-pixel square):
+#: a thin stroke (an І) judged empty often leaves some, clean paper almost never does (on the tuning
+#: writers, 1 empty square in 11,000; docs/vision.md)
+DOUBT_INK = 0.5
+DOUBT_STROKE = 0.1
 
 
 def reference_image(board: Board, cell: int) -> np.ndarray:
@@ -42,6 +48,10 @@ class CellAnalysis:
     darkness: np.ndarray  #: canonical-size float32 map: how much darker than printed (0..1)
     occlusion: np.ndarray  #: canonical-size bool mask of foreign objects (hands, arms, pens)
     letter_darkness: np.ndarray  #: the same with a closer printed look, for letter shapes
+    faint: np.ndarray  #: (rows, cols) share of the square's inner area that is faint stroke
+    #: (rows, cols) bool: judged EMPTY, yet with some ink (:data:`DOUBT_INK`, :data:`DOUBT_STROKE`);
+    #: a word read beside one is asked about (:class:`vision.reader.BoardReader`)
+    doubt: np.ndarray
 
     def ink_map(self, row: int, col: int, cell: int) -> np.ndarray:
         """The square's ink, scaled 0..1 (input of the letter model)."""
@@ -317,5 +327,6 @@ class CellJudge:
             near = cv2.dilate(occluded.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
             occluded |= near & (frac > self.min_ink)
         states = np.where(occluded, OCCLUDED, np.where(frac > self.min_ink, INK, EMPTY)).astype(np.int8)
-        return CellAnalysis(states, frac, darkness, solid.astype(bool), letter_darkness)
+        doubt = (states == EMPTY) & ((frac > DOUBT_INK * self.min_ink) | (faint > DOUBT_STROKE * self.min_stroke))
+        return CellAnalysis(states, frac, darkness, solid.astype(bool), letter_darkness, faint, doubt)
 

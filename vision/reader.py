@@ -150,7 +150,7 @@ class BoardReader:
             conf[sq] = probs[sq].max()
         given = {sq: self.alphabet.index(ch) for sq, ch in (known or {}).items()
                  if ch in self.alphabet and 0 <= sq.row < rows and 0 <= sq.col < cols and states[sq] == INK}
-        words = self._decode_words(states, probs, letters, conf, given)
+        words = self._decode_words(states, probs, letters, conf, given, analysis.doubt)
         unreadable = None if loc.corners is None else unreadable_reason(frame, loc.corners, rows, cols)
         if unreadable is None and inked:
             hidden = hidden_by_glare(washed_out(canon, self.cell, rows, cols, MARGIN), states == INK)
@@ -176,7 +176,11 @@ class BoardReader:
                         yield direction, sqs
                     j = k
 
-    def _decode_words(self, states, probs, letters, conf, given: dict[Square, int]) -> list[ReadWord]:
+    def _decode_words(self, states, probs, letters, conf, given: dict[Square, int],
+                      doubt: np.ndarray | None = None) -> list[ReadWord]:
+        """The runs of ``states`` decoded, the surest first (its letters fixed for the runs crossing
+        it). A run beside a doubtful square (``doubt``: :attr:`vision.cells.CellAnalysis.doubt`) is
+        never taken without asking: the written word may go on across a letter judged empty."""
         runs = list(self._runs(states))
         logp = np.log(np.clip(probs, 1e-6, 1.0)) / self.acceptance.temperature
         first = [decode(logp[tuple(np.array(s).T)], self.index, alphabet=self.alphabet) for _d, s in runs]
@@ -192,9 +196,31 @@ class BoardReader:
                 letters[s] = ch
                 conf[s] = max(conf[s], d.confidence) if d.in_lexicon else conf[s]
             d = replace(d, known=sum(s in given for s in sqs))  # confirmed before, not this read's other words
+            sure = self.acceptance.accepts(d) and not (doubt is not None and beside_doubt(sqs, direction, doubt))
             words[k] = ReadWord(d.text, sqs, direction, d.confidence, d.raw, d.in_lexicon, d.alternatives, d.weakest,
-                                d.known, self.acceptance.accepts(d))
+                                d.known, sure)
         return [w for w in words if w is not None]
+
+
+def beside_doubt(squares: tuple[Square, ...], direction: Direction, doubt: np.ndarray) -> bool:
+    """Is the square just before ``squares``' first or just after their last, in ``direction``,
+    doubtful (``doubt``: :attr:`vision.cells.CellAnalysis.doubt`)? Then the run may be part of a
+    longer written word whose letter there was judged empty.
+
+    >>> doubt = np.zeros((1, 5), bool); doubt[0, 2] = True
+    >>> beside_doubt((Square(0, 0), Square(0, 1)), Direction.ACROSS, doubt)
+    True
+    >>> beside_doubt((Square(0, 3), Square(0, 4)), Direction.ACROSS, doubt)
+    True
+    >>> beside_doubt((Square(0, 3), Square(0, 4)), Direction.ACROSS, np.zeros((1, 5), bool))
+    False
+    """
+    dr, dc = direction.step
+    first, last = squares[0], squares[-1]
+    for r, c in ((first.row - dr, first.col - dc), (last.row + dr, last.col + dc)):
+        if 0 <= r < doubt.shape[0] and 0 <= c < doubt.shape[1] and doubt[r, c]:
+            return True
+    return False
 
 
 def known_letters(rows: list[str] | None) -> dict[Square, str]:

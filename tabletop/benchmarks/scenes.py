@@ -49,7 +49,12 @@ def word_scenes(board: Board, data: Any, words: list[str], n_scenes: int, rng: n
     images (:class:`vision.synth.cyrillic.LetterImages`, written by
     :class:`~vision.synth.cyrillic.ImageQueue`, re-drawn at the width of ``marker``, a
     :class:`~vision.synth.handwriting.Hand`, unless it is None); ``language`` picks the reader's
-    letter network."""
+    letter network.
+
+    A word is asked about when the run read on its squares needs confirmation; a word not read
+    as one run (a square read empty or joined to another) when any word read across its squares
+    does (:func:`asked_across`: the table asks about that run, the writer sees it), else it is
+    taken and wrong."""
     from vision.reader import BoardReader
     from vision.synth.letterdata import StrokeQueue
     from vision.synth.scene import make_scene
@@ -100,13 +105,29 @@ def word_scenes(board: Board, data: Any, words: list[str], n_scenes: int, rng: n
             w = found.get(squares)
             right += int(w is not None and w.text == word)
             raw_right += int(w is not None and w.raw == word)
-            confirm += int(w is not None and w.needs_confirmation)
+            confirm += int(w.needs_confirmation if w is not None else asked_across(read.words, squares))
             accepted_right += int(w is not None and not w.needs_confirmation and w.text == word)
             if each is not None:
                 each(reader, read, word, squares)
             if outcomes is not None:
                 outcomes.append((w.confidence if w is not None else 0.0, w is not None and w.text == word))
     return right, raw_right, total, confirm, accepted_right
+
+
+def asked_across(read_words: list[Any], squares: tuple[Square, ...]) -> bool:
+    """Does any of ``read_words`` (:class:`vision.reader.ReadWord`) on a square of ``squares``
+    need confirmation? How a written word not read as one run is counted: asked when the table
+    asks about a run across it, taken and wrong when it takes every such run (or none is read).
+
+    >>> from types import SimpleNamespace as Run
+    >>> written = (Square(1, 0), Square(1, 1), Square(1, 2), Square(1, 3))
+    >>> asked_across([Run(squares=written[2:], needs_confirmation=True)], written)
+    True
+    >>> asked_across([Run(squares=written[2:], needs_confirmation=False)], written), asked_across([], written)
+    (False, False)
+    """
+    mine = set(squares)
+    return any(w.needs_confirmation for w in read_words if mine.intersection(w.squares))
 
 
 def common_draw(words: list[str], n: int, rng: np.random.Generator, language: str = "en") -> list[str] | None:

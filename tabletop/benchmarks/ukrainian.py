@@ -109,10 +109,13 @@ def measure_words(board, quick: bool, log: Callable[[str], None], scenes: int = 
     """Everyday Ukrainian words (3-7 letters, at least once per million words of Ukrainian text)
     written by the held-out CoMNIST writers at a marker's width on ``board``, read in full with
     the Ukrainian dictionary (:func:`tabletop.benchmarks.scenes.word_scenes`): words right, asked
-    about, and taken without asking and right (a word with a square read empty counts as taken
-    and wrong), with its 95 % interval and the wrong words taken (``"ЖЕНЕ read as МЕНЕ"``);
-    ``{"not_measured": why}`` without the data or the word frequencies."""
-    from tabletop.benchmarks.scenes import common_draw, word_scenes
+    about, and taken without asking and right, with its 95 % interval and the wrong words taken
+    (``"ЖЕНЕ read as МЕНЕ"``); ``{"not_measured": why}`` without the data or the word frequencies.
+    A word not read as one run of its squares (a square read empty: ``СХІДНА`` read as ``СХ`` and
+    ``ДНА``) counts as asked when any word read across its squares needs confirmation (the table
+    asks about that run, and the writer sees it), and as taken and wrong only when every such run
+    was taken (or none was read) (:func:`~tabletop.benchmarks.scenes.asked_across`)."""
+    from tabletop.benchmarks.scenes import asked_across, common_draw, word_scenes
     from tabletop.lexicons import builtin_lexicon, reading_index
     from vision.reader import BoardReader
     from vision.synth.cyrillic import COMNIST_PATH, ukrainian_letters
@@ -128,16 +131,23 @@ def measure_words(board, quick: bool, log: Callable[[str], None], scenes: int = 
         return {"not_measured": "no Ukrainian word frequencies (wordfreq)"}
     held = ukrainian_letters(held_out=True)
     refused = [0]
-    judged: list[tuple[float, bool]] = []  # (the acceptance's score, right); a square read empty: (1.0, wrong)
+    # (the acceptance's score, right); asked whatever the score (beside a doubtful square, or a run
+    # across a word not read whole asked): (0.0, right); a word not read whole and not asked: (1.0, wrong)
+    judged: list[tuple[float, bool]] = []
     wrong_taken: list[str] = []
 
     def each(reader, read, word, squares) -> None:
         found = next((w for w in read.words if w.squares == squares), None)
         if found is None:
-            judged.append((1.0, False))
-            wrong_taken.append(f"{word} with a square read empty")
+            asked = asked_across(read.words, squares)
+            judged.append((0.0 if asked else 1.0, False))
+            if not asked:
+                wrong_taken.append(f"{word} with a square read empty, its runs taken")
         else:
-            judged.append((reader.acceptance.right_probability(found) if found.in_lexicon else 0.0, found.text == word))
+            score = reader.acceptance.right_probability(found) if found.in_lexicon else 0.0
+            if found.needs_confirmation and reader.acceptance.accepts(found):
+                score = 0.0  # asked for a doubtful square beside it, not for its score
+            judged.append((score, found.text == word))
             if not found.needs_confirmation and found.text != word:
                 wrong_taken.append(f"{word} read as {found.text}")
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from rules.squares import Square
 from tabletop.benchmarks import answers, chips, dice, farboards, glare, hands, outsider, taps, tiles, ukrainian
-from tabletop.benchmarks.scenes import WordCounts, board_15, common_draw, word_scenes
+from tabletop.benchmarks.scenes import WordCounts, asked_across, board_15, common_draw, word_scenes
 from tabletop.benchmarks.stats import ms_since, progress_log, report_line, wilson
 
 TARGETS = {"letter_accuracy": 0.97, "letter_accuracy_uk": 0.95, "letters_after_10_words": 0.985, "word_accuracy": 0.97,
@@ -114,9 +114,10 @@ TRADEOFF = (0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995)
 
 
 class _Judged:
-    """Each word read: (the acceptance's score, right, taken without asking). A word with a square
-    read empty counts as taken and wrong at every threshold, as in the lines above (what the
-    table makes of the pieces is not followed)."""
+    """Each word read: (the acceptance's score, right, taken without asking). As in the lines above
+    (:func:`tabletop.benchmarks.scenes.asked_across`), a word not read as one run counts as asked
+    at every threshold when a run read across it is asked, else as taken and wrong at every
+    threshold; a word asked for a doubtful square beside it is asked at every threshold."""
 
     def __init__(self) -> None:
         self.words: list[tuple[float, bool, bool]] = []
@@ -124,9 +125,12 @@ class _Judged:
     def __call__(self, reader, read, word, squares) -> None:
         found = next((w for w in read.words if w.squares == squares), None)
         if found is None:
-            self.words.append((1.0, False, True))
+            asked = asked_across(read.words, squares)
+            self.words.append((0.0 if asked else 1.0, False, not asked))
             return
         p = reader.acceptance.right_probability(found) if found.in_lexicon else 0.0
+        if found.needs_confirmation and reader.acceptance.accepts(found):
+            p = 0.0  # asked for a doubtful square beside it, not for its score
         self.words.append((p, found.text == word, not found.needs_confirmation))
 
     def curve(self) -> list[tuple[float, float, float, int]]:
