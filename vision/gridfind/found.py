@@ -22,6 +22,11 @@ PATTERN = 0.5
 SURE, SURE_PATTERN = 0.8, 0.6
 #: a convincing candidate whose premium squares follow the layout this closely ends it too
 SURE_BY_PATTERN = 0.85
+#: a grid some of whose inner lines do not stand out anywhere (under a hand's arm: a person sees
+#: the grid go on under it) is taken as one whose every line does, if no more than this many of
+#: its inner lines stand out along less than WEAKEST_LINE of their length and each of its four
+#: outer lines along WEAKEST_LINE at least (a wrong grid's outer line mostly lies off the board)
+UNSEEN_MOST = 4
 
 
 class GridNotFound(BoardNotFound):
@@ -46,6 +51,10 @@ class GridFound:
     #: with a lens: the grid's corners in its undistorted view (photo pixels), which one homography
     #: maps to the grid; ``corners`` are where they are seen
     straight: np.ndarray | None = None
+    #: the least share of the four outer lines' length that stands out
+    outer: float = 0.0
+    #: how many inner lines stand out along less than WEAKEST_LINE of their length
+    unseen: int = 0
 
     @property
     def score(self) -> float:
@@ -70,10 +79,14 @@ class GridFound:
     def convincing(self) -> bool:
         """Whether this grid is taken: it ends at its outer lines, and either the premium
         squares' colours follow the layout clearly and most lines stand out, or the lines stand
-        out on their own (every one along part of its length at least)."""
+        out on their own (every one along part of its length at least); a few inner lines may
+        stand out nowhere where the outer ones all do (:data:`UNSEEN_MOST`: a hand's arm)."""
         if not self.bounded:
             return False
-        if self.pattern is not None and self.pattern >= PATTERN_CLEAR and self.lines >= ACCEPT_WITH_PATTERN and \
-                self.weakest > 0:
+        clear = self.pattern is not None and self.pattern >= PATTERN_CLEAR and self.lines >= ACCEPT_WITH_PATTERN
+        if clear and self.weakest > 0:
             return True
-        return self.lines >= ACCEPT and self.weakest >= WEAKEST_LINE and (self.pattern is None or self.pattern >= PATTERN)
+        plain = self.lines >= ACCEPT and (self.pattern is None or self.pattern >= PATTERN)
+        if plain and self.weakest >= WEAKEST_LINE:
+            return True
+        return (clear or plain) and self.outer >= WEAKEST_LINE and self.unseen <= UNSEEN_MOST   # an arm over a few lines
