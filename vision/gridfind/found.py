@@ -27,6 +27,9 @@ SURE_BY_PATTERN = 0.85
 #: its inner lines stand out along less than WEAKEST_LINE of their length and each of its four
 #: outer lines along WEAKEST_LINE at least (a wrong grid's outer line mostly lies off the board)
 UNSEEN_MOST = 4
+#: a grid whose premium squares nearly all follow the layout (a dark board's or a pale board's
+#: faint lines) needs only this share of its lines, its outer lines seen as above
+PATTERN_PERFECT, ACCEPT_WITH_PERFECT = 0.95, 0.4
 
 
 class GridNotFound(BoardNotFound):
@@ -80,13 +83,16 @@ class GridFound:
         """Whether this grid is taken: it ends at its outer lines, and either the premium
         squares' colours follow the layout clearly and most lines stand out, or the lines stand
         out on their own (every one along part of its length at least); a few inner lines may
-        stand out nowhere where the outer ones all do (:data:`UNSEEN_MOST`: a hand's arm)."""
+        stand out nowhere where the outer ones all do (:data:`UNSEEN_MOST`: a hand's arm), and
+        faint lines are enough where the premium squares nearly all follow the layout
+        (:data:`PATTERN_PERFECT`)."""
         if not self.bounded:
             return False
         clear = self.pattern is not None and self.pattern >= PATTERN_CLEAR and self.lines >= ACCEPT_WITH_PATTERN
+        perfect = self.pattern is not None and self.pattern >= PATTERN_PERFECT and self.lines >= ACCEPT_WITH_PERFECT
         if clear and self.weakest > 0:
             return True
         plain = self.lines >= ACCEPT and (self.pattern is None or self.pattern >= PATTERN)
         if plain and self.weakest >= WEAKEST_LINE:
             return True
-        return (clear or plain) and self.outer >= WEAKEST_LINE and self.unseen <= UNSEEN_MOST   # an arm over a few lines
+        return (clear or plain or perfect) and self.outer >= WEAKEST_LINE and self.unseen <= UNSEEN_MOST   # an arm

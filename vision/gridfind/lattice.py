@@ -191,6 +191,5 @@ def _window_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int],
         y, x = (int(v) for v in np.unravel_index(int(np.argmax(inner)), inner.shape))
         y0, x0 = (y, x) if inner is not dense else (max(0, y - margin), max(0, x - margin))
         window = np.s_[y0:y0 + side, x0:x0 + side]
-        for cross in (False, True):                     # each axis at the other's spacing too
-            out.extend(_combed(gx[window], gy[window], valid[window], plane, (x0, y0), rows, cols, cross))
+        out.extend(_combed(gx[window], gy[window], valid[window], plane, (x0, y0), rows, cols))
     return out

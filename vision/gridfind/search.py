@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from vision.gridfind.check import _refine_and_check
-from vision.gridfind.found import GridFound
+from vision.gridfind.found import PATTERN_CLEAR, GridFound
 from vision.gridfind.geometry import CELL, _canonical, _grid
 from vision.gridfind.lattice import _lattice_guesses, _window_guesses
 from vision.gridfind.planes import _planes
@@ -20,6 +20,8 @@ REFINED = 3
 #: how many squares a likely grid is moved each way when none is convincing, if its lines'
 #: share is this much at least (else nothing there looks like a grid)
 SHIFT, GRID_LIKE = 2, 0.35
+#: the method's tag of a grid first guessed with an axis at the other's spacing (:func:`_crossed`)
+CROSS = "+cross"
 
 
 def _first_search(small: np.ndarray, gray: np.ndarray, rows: int, cols: int, layout: np.ndarray | None
@@ -56,9 +58,14 @@ def _first_search(small: np.ndarray, gray: np.ndarray, rows: int, cols: int, lay
 
 def _better(found: GridFound | None, best: GridFound | None) -> bool:
     """Whether ``found`` is kept over ``best`` when searching again: it ends at its outer lines,
-    and is convincing where ``best`` is not, or as convincing with a higher score."""
-    return found is not None and found.bounded and \
-        (best is None or (found.convincing, found.score) > (best.convincing, best.score))
+    and is convincing where ``best`` is not, or as convincing with a higher score; one first
+    guessed at the other axis's spacing (:func:`_crossed`) only where its premium squares follow
+    the layout clearly."""
+    if found is None or not found.bounded:
+        return False
+    if CROSS in found.method and found.pattern is not None and found.pattern < PATTERN_CLEAR:
+        return False
+    return best is None or (found.convincing, found.score) > (best.convincing, best.score)
 
 
 def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, rows: int, cols: int,
@@ -97,11 +104,14 @@ def _crossed(small: np.ndarray, planes: list, seen: list[np.ndarray], best: Grid
     """With no convincing grid yet: each plane's lattice with one axis's lines at the other's
     spacing (:func:`_lattice_guesses` ``cross``: rows of tiles, or a table's pattern, folded
     best on one axis), their grids checked, and the likeliest refined; each plane's likeliest
-    added to ``tried`` (for :func:`_shifts`)."""
+    added to ``tried`` (for :func:`_shifts`). A grid found this way is kept only where its
+    premium squares follow the layout clearly (:data:`~vision.gridfind.found.PATTERN_CLEAR`): a
+    lattice at a spacing not its own's fitted part of a green board 1.06 squares off, its lines
+    standing out and its pattern 0.52 (tuning dark 1012)."""
     def guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int) -> list[np.ndarray]:
         return _lattice_guesses(small, plane, size, rows, cols, cross=True)
 
-    return _again(small, planes, seen, best, rows, cols, layout, guesses, "+cross", tried)
+    return _again(small, planes, seen, best, rows, cols, layout, guesses, CROSS, tried)
 
 
 def _again(small: np.ndarray, planes: list, seen: list[np.ndarray], best: GridFound | None, rows: int, cols: int,
