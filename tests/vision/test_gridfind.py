@@ -186,7 +186,7 @@ def test_a_few_unseen_inner_lines_are_allowed_but_not_an_unseen_outer_one():
 
     corners = np.zeros((4, 2))
     under_an_arm = GridFound(corners, 0.7, 0.0, 0.9, "test", outer=0.6, unseen=3)
-    assert under_an_arm.convincing
+    assert under_an_arm.convincing and not under_an_arm.sure and not under_an_arm.every_line_seen   # the search goes on
     assert not GridFound(corners, 0.7, 0.0, 0.9, "test", outer=0.6, unseen=UNSEEN_MOST + 1).convincing
     assert not GridFound(corners, 0.7, 0.0, 0.9, "test", outer=0.0, unseen=1).convincing
     faint = GridFound(corners, 0.42, 0.0, 1.0, "test", outer=0.5, unseen=1)      # a dark board's faint lines

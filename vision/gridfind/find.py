@@ -48,11 +48,11 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     layout = _layout_classes(premiums, rows, cols)
     best, planes, seen, tried = _first_search(small, gray, rows, cols, layout)
-    if best is None or not best.convincing:
+    if best is None or not best.every_line_seen:                # an arm's or faint lines' grid: look on
         best = _crossed(small, planes, seen, best, rows, cols, layout, tried)
-    if best is None or not best.convincing:
+    if best is None or not best.every_line_seen:
         best = _shifts(small, tried, best, rows, cols, layout)
-    windowed = best is None or not best.convincing
+    windowed = best is None or not best.every_line_seen
     if windowed:
         best = _windows(small, planes, seen, best, rows, cols, layout)
     if best is not None and not best.convincing and best.bounded and best.lines >= GRID_LIKE and \

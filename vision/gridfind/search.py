@@ -58,14 +58,16 @@ def _first_search(small: np.ndarray, gray: np.ndarray, rows: int, cols: int, lay
 
 def _better(found: GridFound | None, best: GridFound | None) -> bool:
     """Whether ``found`` is kept over ``best`` when searching again: it ends at its outer lines,
-    and is convincing where ``best`` is not, or as convincing with a higher score; one first
+    and is convincing (with every line seen, :attr:`GridFound.every_line_seen`, first) where
+    ``best`` is not, or as convincing with a higher score; one first
     guessed at the other axis's spacing (:func:`_crossed`) only where its premium squares follow
     the layout clearly."""
     if found is None or not found.bounded:
         return False
     if CROSS in found.method and found.pattern is not None and found.pattern < PATTERN_CLEAR:
         return False
-    return best is None or (found.convincing, found.score) > (best.convincing, best.score)
+    return best is None or (found.every_line_seen, found.convincing, found.score) > \
+        (best.every_line_seen, best.convincing, best.score)
 
 
 def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, rows: int, cols: int,
