@@ -191,3 +191,19 @@ def test_a_few_unseen_inner_lines_are_allowed_but_not_an_unseen_outer_one():
     assert not GridFound(corners, 0.7, 0.0, 0.9, "test", outer=0.0, unseen=1).convincing
     faint = GridFound(corners, 0.42, 0.0, 1.0, "test", outer=0.5, unseen=1)      # a dark board's faint lines
     assert faint.convincing and not GridFound(corners, 0.42, 0.0, 0.9, "test", outer=0.5, unseen=1).convincing
+
+
+def test_a_grid_short_of_sure_needs_its_outer_lines_seen_along_a_third():
+    from vision.gridfind import GridFound
+    from vision.gridfind.found import OUTER_SEEN
+
+    corners = np.zeros((4, 2))
+    # held-out-3 dark 90040's wrong grid (1.87 squares off): every line seen, pattern clear, one
+    # outer line seen along a quarter of its length
+    off = GridFound(corners, 0.54, 0.2, 0.89, "test", outer=0.27)
+    assert not off.convincing and not off.every_line_seen
+    assert GridFound(corners, 0.54, 0.2, 0.89, "test", outer=OUTER_SEEN).convincing
+    # held-out-5 lens 90093's (a square off, three inner lines unseen: the arm rule)
+    assert not GridFound(corners, 0.57, 0.0, 0.86, "test", outer=0.13, unseen=3).convincing
+    clear = GridFound(corners, 0.9, 0.1, 1.0, "test", outer=0.2)     # nearly every line: sure without
+    assert clear.convincing and clear.sure
