@@ -165,3 +165,45 @@ def test_a_small_board_on_a_busy_table_is_found_in_a_window_of_its_plane():
     shot = grid_scene(90002, "small", size=(2048, 1536))
     found = find_grid(shot.frame, 15, 15, PREMIUMS)
     assert corner_error(found.corners, shot.corners) <= 0.25
+
+
+def test_a_grid_with_an_arm_across_a_few_lines_is_found():
+    # an arm lying across the board hides three of its lines along their whole length: a person
+    # sees the grid go on under it; its four outer lines all stand out (tuning mixed 1008)
+    import cv2
+
+    shot = tile_scene(BOXED, WORDS, seed=109, style="commercial", tilt_deg=20.0)
+    frame = shot.frame.copy()
+    arm = _moved(shot.corners, np.array([[-3, 6.6], [40, 6.6], [40, -5.6], [-3, -5.6]], float))
+    cv2.fillConvexPoly(frame, arm.astype(np.int32), (120, 150, 200))
+    found = find_grid(frame, 15, 15, PREMIUMS)
+    assert corner_error(found.corners, shot.corners) <= 0.25
+
+
+def test_a_few_unseen_inner_lines_are_allowed_but_not_an_unseen_outer_one():
+    from vision.gridfind import GridFound
+    from vision.gridfind.found import UNSEEN_MOST
+
+    corners = np.zeros((4, 2))
+    under_an_arm = GridFound(corners, 0.7, 0.0, 0.9, "test", outer=0.6, unseen=3)
+    assert under_an_arm.convincing and not under_an_arm.sure and not under_an_arm.every_line_seen   # the search goes on
+    assert not GridFound(corners, 0.7, 0.0, 0.9, "test", outer=0.6, unseen=UNSEEN_MOST + 1).convincing
+    assert not GridFound(corners, 0.7, 0.0, 0.9, "test", outer=0.0, unseen=1).convincing
+    faint = GridFound(corners, 0.42, 0.0, 1.0, "test", outer=0.5, unseen=1)      # a dark board's faint lines
+    assert faint.convincing and not GridFound(corners, 0.42, 0.0, 0.9, "test", outer=0.5, unseen=1).convincing
+
+
+def test_a_grid_short_of_sure_needs_its_outer_lines_seen_along_a_third():
+    from vision.gridfind import GridFound
+    from vision.gridfind.found import OUTER_SEEN
+
+    corners = np.zeros((4, 2))
+    # held-out-3 dark 90040's wrong grid (1.87 squares off): every line seen, pattern clear, one
+    # outer line seen along a quarter of its length
+    off = GridFound(corners, 0.54, 0.2, 0.89, "test", outer=0.27)
+    assert not off.convincing and not off.every_line_seen
+    assert GridFound(corners, 0.54, 0.2, 0.89, "test", outer=OUTER_SEEN).convincing
+    # held-out-5 lens 90093's (a square off, three inner lines unseen: the arm rule)
+    assert not GridFound(corners, 0.57, 0.0, 0.86, "test", outer=0.13, unseen=3).convincing
+    clear = GridFound(corners, 0.9, 0.1, 1.0, "test", outer=0.2)     # nearly every line: sure without
+    assert clear.convincing and clear.sure

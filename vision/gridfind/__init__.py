@@ -22,8 +22,10 @@ premium squares. :func:`find_grid` looks for it in five steps, on the photo shru
 4. **Verification.** A grid is taken (:attr:`GridFound.convincing`) when it stops at its outer
    lines and its lines stand out from the squares' middles beside them along their length,
    and, where the board file has a premium layout, the squares' colours are grouped the way the
-   layout groups them (any palette, best of four turns, tiles on some squares tolerated). With
-   none convincing, the likeliest grids are moved by up to :data:`SHIFT` squares each way and
+   layout groups them (any palette, best of four turns, tiles on some squares tolerated); a
+   grid short of sure needs each of its four outer lines seen along a third of its length
+   (:data:`~vision.gridfind.found.OUTER_SEEN`: a grid a square or two off has one on the
+   board's frame). With none convincing, the likeliest grids are moved by up to :data:`SHIFT` squares each way and
    checked again; still none (or the one taken refused by step 5's checks), each plane is
    searched again in windows where lines run both ways (:data:`WINDOWS`: a small board on a
    busy table). The best is kept; a photo where no candidate is convincing, or where the

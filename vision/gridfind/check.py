@@ -4,10 +4,12 @@ at its outer lines and its premium pattern scored (:class:`GridFound`)."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 
-from vision.gridfind.found import GridFound
+from vision.gridfind.found import WEAKEST_LINE, GridFound
 from vision.gridfind.geometry import CELL, PAD, QUICK_CELL, _canonical, _grid, squareness
 from vision.gridfind.lines import STANDS_OUT, STANDS_OUT_ABS, _edges, _fit_lines, _side_values
 from vision.gridfind.pattern import _pattern
@@ -51,9 +53,9 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
     h = _canonical(corners, rows, cols, cell)
     top = warp(small, h, size, lens)
     gx, gy = _edges(top)
-    share, weakest, ends = _support(gx, gy, rows, cols, cell)
+    seen = _support(gx, gy, rows, cols, cell)
     pattern = None if layout is None else _pattern(top, layout)
-    return GridFound(corners, share, weakest, pattern, method, ends)
+    return GridFound(corners, seen.lines, seen.weakest, pattern, method, seen.ends, outer=seen.outer, unseen=seen.unseen)
 
 
 def _line_fit(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> np.ndarray | None:
@@ -79,12 +81,23 @@ def _line_fit(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> np.ndarra
     return fix
 
 
-def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int, cell: int = CELL) -> tuple[float, float, bool]:
+class Support(NamedTuple):
+    """How a grid's lines stand out (:func:`_support`)."""
+
+    lines: float  #: the share of the grid lines' square sides that stand out
+    weakest: float  #: the least share of any one line
+    ends: bool  #: the grid ends at its outer lines (no line goes on beyond them)
+    outer: float  #: the least share of the four outer lines
+    unseen: int  #: the inner lines that stand out along less than WEAKEST_LINE of their length
+
+
+def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int, cell: int = CELL) -> Support:
     """The share of the grid lines' square sides that stand out from the squares' middles
     beside them, the least share of any one line, and whether the grid ends where it should
     (of the two lines one and two squares beyond each outer line, one at least stands out along
-    less than half its length: the grid does not go on; a board's edge may be one of them)."""
-    shares, ends = [], True
+    less than half its length: the grid does not go on; a board's edge may be one of them); the
+    outer lines' least share, and how many inner lines hardly stand out."""
+    shares, ends, outer, unseen = [], True, 1.0, 0
     for g, lines, along in ((gx, cols + 1, rows), (gy.T, rows + 1, cols)):
         line_max = np.maximum(np.maximum(np.roll(g, 1, 1), g), np.roll(g, -1, 1))
         xs = (np.arange(-2, lines + 2) + PAD) * cell
@@ -95,6 +108,8 @@ def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int, cell: int = C
         after[:, -3] = 0.0
         share = (on > STANDS_OUT * np.maximum(before, after) + STANDS_OUT_ABS).mean(0)
         shares.extend(share[2:-2].tolist())
+        outer = min(outer, float(share[2]), float(share[-3]))
+        unseen += int((share[3:-3] < WEAKEST_LINE).sum())
         for beyond in ((share[1], share[0]), (share[-2], share[-1])):   # a board's edge may stand out; two lines do not
             ends = ends and min(beyond) < BEYOND
-    return float(np.mean(shares)), float(np.min(shares)), ends
+    return Support(float(np.mean(shares)), float(np.min(shares)), ends, outer, unseen)

@@ -4,15 +4,17 @@ grid found, sees it through the lens that bends it (:mod:`.lensfit`) and checks 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
 from vision.gridfind.check import _refine_and_check
-from vision.gridfind.found import SURE, GridFound, GridNotFound
+from vision.gridfind.found import PATTERN_CLEAR, SURE, GridFound, GridNotFound
 from vision.gridfind.geometry import CELL, _clockwise_order, _square_side
 from vision.gridfind.lensfit import _through_lens
 from vision.gridfind.pattern import _layout_classes
-from vision.gridfind.search import _first_search, _shifts, _windows
+from vision.gridfind.search import GRID_LIKE, _crossed, _first_search, _shifts, _windows
 from vision.gridfind.sureness import BENT_IN, QUARTER_OFF, _bent_in, _line_offsets, _quarter_off
 
 WORK_SIDE = 960  #: the photo is searched shrunk to this many pixels on its longer side
@@ -46,11 +48,17 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     layout = _layout_classes(premiums, rows, cols)
     best, planes, seen, tried = _first_search(small, gray, rows, cols, layout)
-    if best is None or not best.convincing:
+    if best is None or not best.every_line_seen:                # an arm's or faint lines' grid: look on
+        best = _crossed(small, planes, seen, best, rows, cols, layout, tried)
+    if best is None or not best.every_line_seen:
         best = _shifts(small, tried, best, rows, cols, layout)
-    windowed = best is None or not best.convincing
+    windowed = best is None or not best.every_line_seen
     if windowed:
         best = _windows(small, planes, seen, best, rows, cols, layout)
+    if best is not None and not best.convincing and best.bounded and best.lines >= GRID_LIKE and \
+            best.pattern is not None and best.pattern >= PATTERN_CLEAR:
+        polished, corners = _polish(frame, small, scale, best, rows, cols, layout)   # nearly: refined once more
+        best = replace(polished, corners=corners * scale)
     if best is None or not best.convincing:
         raise GridNotFound(f"no grid of {rows}x{cols} squares was found in the photo (give its corners with --corners)")
     try:
@@ -87,8 +95,8 @@ def _finished(frame: np.ndarray, small: np.ndarray, scale: float, best: GridFoun
     if abs(_bent_in(*offsets, rows, cols)) > BENT_IN:
         raise GridNotFound("the board's lines are bent by the lens: take the photo again from further away")
     order = _clockwise_order(corners)
-    return GridFound(corners[order], best.lines, best.weakest, best.pattern, best.method,
-                     lens=0.0 if lens is None else lens.k, straight=None if lens is None else straight[order] / scale)
+    return replace(best, corners=corners[order], lens=0.0 if lens is None else lens.k,
+                   straight=None if lens is None else straight[order] / scale)
 
 
 def _polish(frame: np.ndarray, small: np.ndarray, scale: float, best: GridFound, rows: int, cols: int,
@@ -99,7 +107,7 @@ def _polish(frame: np.ndarray, small: np.ndarray, scale: float, best: GridFound,
     sides = np.linalg.norm(best.corners - np.roll(best.corners, 1, axis=0), axis=1)
     small_grid = scale < 1 and sides.mean() < POLISH_BELOW * CELL * max(rows, cols)
     image, k = (frame, 1 / scale) if small_grid else (small, 1.0)
-    current = GridFound(best.corners * k, best.lines, best.weakest, best.pattern, best.method, best.ends)
+    current = replace(best, corners=best.corners * k)
     for step in range(POLISH_STEPS):
         if not small_grid and current.lines >= SURE or small_grid and step > 0 and current.lines >= SURE:
             break

@@ -17,31 +17,83 @@ WINDOWS = (0.25, 0.4, 0.6)
 def _comb(profile: np.ndarray, lines: int, most: int = 2) -> list[tuple[float, float, float]]:
     """The (first line, spacing, strength) of ``lines`` evenly spaced lines that stand out most
     in ``profile``: the best windows at the best spacing, and at two and three times it (a
-    fraction of the grid's spacing folds well too where the squares' labels or points line up)."""
+    fraction of the grid's spacing folds well too where the squares' labels or points line up).
+    Where only ``lines - 1`` fit, the windows with one line just beyond either end are taken (a
+    plane cropped a little tight cut the grid's first or last line off).
+
+    >>> profile = np.zeros(600)
+    >>> profile[np.round(np.arange(16) * 37.5 + 10).astype(int)] = 10.0      # 16 lines, 37.5 apart
+    >>> [(round(first), round(spacing, 1)) for first, spacing, _strength in _comb(profile, 16)]
+    [(10, 37.5)]
+    >>> [round(first) for first, _spacing, _strength in _comb(profile[20:], 16)]   # the first cut off
+    [-11, 27]
+    """
     n = len(profile)
-    prof = cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float32), (0, 0), 1.0).ravel()
-    prof = prof - cv2.blur(prof.reshape(1, -1), (max(3, n // 10), 1)).ravel()
-    prof = np.append(prof, np.zeros(n))                  # past the end: nothing
+    prof = _flattened(profile)
     widest = n / (lines - 1) * 1.02
     coarse = np.geomspace(n / (lines * 3.5), widest, 90)
     _total, spacing, _phase = _fold(prof, n, coarse, step=2.0)
     _total, spacing, phase = _fold(prof, n, spacing * np.linspace(0.98, 1.02, 21))
     out: list[tuple[float, float, float]] = []
+    cut: list[tuple[float, float, float]] = []          # windows with a line beyond an end: extra, never instead
     for m in (1, 2, 3):
         if m * spacing > widest:
             break
         wide = m * spacing
         for r in range(m):                               # every m-th line, from the r-th
             ks = np.arange(int((n - phase - r * spacing) / wide) + 1)
+            short = len(ks) == lines - 1                 # the plane's crop cut off the first or the last line
+            if short:
+                ks = np.arange(-1, len(ks) + 1)
             if len(ks) < lines:
                 continue
             at = phase + r * spacing + ks * wide
             contrast = _sample(prof, at) - (_sample(prof, at - wide / 2) + _sample(prof, at + wide / 2)) / 2
+            if short:
+                contrast[(at < 0) | (at >= n)] = 0.0     # a line outside the plane adds nothing
             windows = np.convolve(contrast, np.ones(lines), "valid")
             for j in np.argsort(-windows)[:most]:
-                out.append((phase + r * spacing + int(j) * wide, wide, float(windows[j]) / lines))
+                (cut if short else out).append((phase + r * spacing + int(ks[j]) * wide, wide, float(windows[j]) / lines))
     out.sort(key=lambda o: -o[2])
-    return out[:most + 2]
+    out = out[:most + 2]
+    cut.sort(key=lambda o: -o[2])
+    least = out[-1][2] if len(out) == most + 2 else -np.inf
+    return out + [c for c in cut[:most] if c[2] >= least]
+
+
+def _flattened(profile: np.ndarray) -> np.ndarray:
+    """``profile`` smoothed, less its local mean, and followed by as many zeros (past the end:
+    nothing)."""
+    n = len(profile)
+    prof = cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float32), (0, 0), 1.0).ravel()
+    prof = prof - cv2.blur(prof.reshape(1, -1), (max(3, n // 10), 1)).ravel()
+    return np.append(prof, np.zeros(n))
+
+
+def _comb_at(profile: np.ndarray, lines: int, spacing: float) -> list[tuple[float, float, float]]:
+    """The best window of ``lines`` lines in ``profile`` at about ``spacing`` (within 2%), as
+    :func:`_comb` gives them; none when they do not fit. The other axis's spacing: tiles in rows
+    or a table's pattern can make one axis fold best at a spacing that is not the grid's.
+
+    >>> profile = np.zeros(600)
+    >>> profile[np.round(np.arange(16) * 37.5 + 10).astype(int)] = 10.0
+    >>> profile[::13] += 12.0                                  # something finer that folds better
+    >>> round(_comb(profile, 16)[0][1], 1), [round(f) for f, _s, _w in _comb_at(profile, 16, 37.0)]
+    (13.0, [10])
+    """
+    n = len(profile)
+    if spacing * (lines - 1) > n * 1.02:
+        return []
+    prof = _flattened(profile)
+    _total, spacing, phase = _fold(prof, n, spacing * np.linspace(0.98, 1.02, 21))
+    ks = np.arange(int((n - phase) / spacing) + 1)
+    if len(ks) < lines:
+        return []
+    at = phase + ks * spacing
+    contrast = _sample(prof, at) - (_sample(prof, at - spacing / 2) + _sample(prof, at + spacing / 2)) / 2
+    windows = np.convolve(contrast, np.ones(lines), "valid")
+    j = int(np.argmax(windows))
+    return [(phase + int(ks[j]) * spacing, spacing, float(windows[j]) / lines)]
 
 
 def _sample(prof: np.ndarray, at: np.ndarray) -> np.ndarray:
@@ -87,25 +139,36 @@ def _plane_edges(small: np.ndarray, plane: np.ndarray, size: tuple[int, int]) ->
     return np.minimum(gx, cap), np.minimum(gy, cap), valid
 
 
-def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int):
-    """Candidate grids' corners (shrunk-photo pixels) in the candidate ``plane``."""
+def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int,
+                     cross: bool = False):
+    """Candidate grids' corners (shrunk-photo pixels) in the candidate ``plane``; with ``cross``,
+    only those with an axis's lines at the other axis's spacing (:func:`_comb_at`)."""
     gx, gy, valid = _plane_edges(small, plane, size)
-    return _combed(gx, gy, valid, plane, (0, 0), rows, cols)
+    return _combed(gx, gy, valid, plane, (0, 0), rows, cols, cross)
 
 
 def _combed(gx: np.ndarray, gy: np.ndarray, valid: np.ndarray, plane: np.ndarray, at: tuple[int, int],
-            rows: int, cols: int) -> list[np.ndarray]:
+            rows: int, cols: int, cross: bool = False) -> list[np.ndarray]:
     """The grids' corners (shrunk-photo pixels) that the best evenly spaced lines of the plane's
-    edges ``gx``, ``gy`` (a window of it from ``at``, x and y) make."""
+    edges ``gx``, ``gy`` (a window of it from ``at``, x and y) make; with ``cross``, instead, those
+    where one axis's lines are at the spacing the other's fold best at (an outline's plane has
+    square squares, a plane of lines often nearly: rows of tiles can make one axis fold best at a
+    spacing that is not the grid's)."""
     inv = np.linalg.inv(plane)
     out = []
-    xs = _comb(_along(gx, valid, 0), cols + 1, 2)
-    ys = _comb(_along(gy, valid, 1), rows + 1, 2)
-    for x0, sx, _ in xs:
-        for y0, sy, _ in ys:
-            quad = np.array([[x0, y0], [x0 + cols * sx, y0], [x0 + cols * sx, y0 + rows * sy],
-                             [x0, y0 + rows * sy]], np.float64) + np.array(at, np.float64)
-            out.append(cv2.perspectiveTransform(quad.reshape(-1, 1, 2), inv).reshape(4, 2))
+    across, down = _along(gx, valid, 0), _along(gy, valid, 1)
+    xs = _comb(across, cols + 1, 2)
+    ys = _comb(down, rows + 1, 2)
+    pairs = [(x, y) for x in xs for y in ys]
+    if cross:
+        pairs = []
+        if xs and ys and abs(xs[0][1] / ys[0][1] - 1) > 0.03:
+            x_at, y_at = _comb_at(across, cols + 1, ys[0][1]), _comb_at(down, rows + 1, xs[0][1])
+            pairs = [(x, y) for x in xs + x_at for y in ys + y_at if x in x_at or y in y_at]
+    for (x0, sx, _), (y0, sy, _) in pairs:
+        quad = np.array([[x0, y0], [x0 + cols * sx, y0], [x0 + cols * sx, y0 + rows * sy],
+                         [x0, y0 + rows * sy]], np.float64) + np.array(at, np.float64)
+        out.append(cv2.perspectiveTransform(quad.reshape(-1, 1, 2), inv).reshape(4, 2))
     return out
 
 

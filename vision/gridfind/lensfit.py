@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -137,4 +139,4 @@ def _through_lens(small: np.ndarray, corners: np.ndarray, found: GridFound, rows
         if moved is not None and moved.convincing and moved.lines >= bent.lines - 0.02 and \
                 abs(bent_in(small, moved.corners, rows, cols, again)) <= off + LENS_BETTER:
             bent, lens = moved, again
-    return GridFound(bent.corners, bent.lines, bent.weakest, bent.pattern, f"{found.method}+lens", bent.ends), lens
+    return replace(bent, method=f"{found.method}+lens"), lens

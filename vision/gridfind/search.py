@@ -1,14 +1,16 @@
 """The search over candidates: each plane's lattice guesses (:func:`_first_search`), the
-likeliest grids moved by a square or two (:func:`_shifts`), and the planes' windows
-(:func:`_windows`)."""
+likeliest grids moved by a square or two (:func:`_shifts`), each axis at the other's spacing
+(:func:`_crossed`), and the planes' windows (:func:`_windows`)."""
 
 from __future__ import annotations
+
+from typing import Callable
 
 import cv2
 import numpy as np
 
 from vision.gridfind.check import _refine_and_check
-from vision.gridfind.found import GridFound
+from vision.gridfind.found import PATTERN_CLEAR, GridFound
 from vision.gridfind.geometry import CELL, _canonical, _grid
 from vision.gridfind.lattice import _lattice_guesses, _window_guesses
 from vision.gridfind.planes import _planes
@@ -18,6 +20,8 @@ REFINED = 3
 #: how many squares a likely grid is moved each way when none is convincing, if its lines'
 #: share is this much at least (else nothing there looks like a grid)
 SHIFT, GRID_LIKE = 2, 0.35
+#: the method's tag of a grid first guessed with an axis at the other's spacing (:func:`_crossed`)
+CROSS = "+cross"
 
 
 def _first_search(small: np.ndarray, gray: np.ndarray, rows: int, cols: int, layout: np.ndarray | None
@@ -52,6 +56,20 @@ def _first_search(small: np.ndarray, gray: np.ndarray, rows: int, cols: int, lay
     return best, planes, seen, tried
 
 
+def _better(found: GridFound | None, best: GridFound | None) -> bool:
+    """Whether ``found`` is kept over ``best`` when searching again: it ends at its outer lines,
+    and is convincing (with every line seen, :attr:`GridFound.every_line_seen`, first) where
+    ``best`` is not, or as convincing with a higher score; one first
+    guessed at the other axis's spacing (:func:`_crossed`) only where its premium squares follow
+    the layout clearly."""
+    if found is None or not found.bounded:
+        return False
+    if CROSS in found.method and found.pattern is not None and found.pattern < PATTERN_CLEAR:
+        return False
+    return best is None or (found.every_line_seen, found.convincing, found.score) > \
+        (best.every_line_seen, best.convincing, best.score)
+
+
 def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, rows: int, cols: int,
             layout: np.ndarray | None) -> GridFound | None:
     """With no convincing grid yet: each plane's likeliest grid moved by up to two squares each
@@ -70,7 +88,7 @@ def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, r
                         moved.append(found)
     for first in sorted(moved, key=lambda f: -f.score)[:REFINED]:
         found = _refine_and_check(small, first.corners, rows, cols, layout, first.method)
-        if found is not None and found.bounded and (best is None or found.score > best.score):
+        if _better(found, best):
             best = found
     return best
 
@@ -80,19 +98,45 @@ def _windows(small: np.ndarray, planes: list, seen: list[np.ndarray], best: Grid
     """With no convincing grid yet: each plane's windows where lines run both ways
     (:func:`_window_guesses`: a small board on a busy table), their grids checked, and the
     likeliest refined."""
+    return _again(small, planes, seen, best, rows, cols, layout, _window_guesses, "+window")
+
+
+def _crossed(small: np.ndarray, planes: list, seen: list[np.ndarray], best: GridFound | None,
+             rows: int, cols: int, layout: np.ndarray | None, tried: list[GridFound]) -> GridFound | None:
+    """With no convincing grid yet: each plane's lattice with one axis's lines at the other's
+    spacing (:func:`_lattice_guesses` ``cross``: rows of tiles, or a table's pattern, folded
+    best on one axis), their grids checked, and the likeliest refined; each plane's likeliest
+    added to ``tried`` (for :func:`_shifts`). A grid found this way is kept only where its
+    premium squares follow the layout clearly (:data:`~vision.gridfind.found.PATTERN_CLEAR`): a
+    lattice at a spacing not its own's fitted part of a green board 1.06 squares off, its lines
+    standing out and its pattern 0.52 (tuning dark 1012)."""
+    def guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int) -> list[np.ndarray]:
+        return _lattice_guesses(small, plane, size, rows, cols, cross=True)
+
+    return _again(small, planes, seen, best, rows, cols, layout, guesses, CROSS, tried)
+
+
+def _again(small: np.ndarray, planes: list, seen: list[np.ndarray], best: GridFound | None, rows: int, cols: int,
+           layout: np.ndarray | None, guesses: Callable[..., list[np.ndarray]], tag: str,
+           tried: list[GridFound] | None = None) -> GridFound | None:
+    """Each plane searched again with other ``guesses`` (their method named with ``tag``): the
+    guesses not ``seen`` yet checked, the likeliest refined; the best bounded grid so far. Each
+    plane's likeliest first check is added to ``tried``, if given."""
     for method, plane, size in planes:
         quick = []
-        for guess in _window_guesses(small, plane, size, rows, cols):
+        for guess in guesses(small, plane, size, rows, cols):
             if any(np.abs(guess - other).max() < 2.0 for other in seen):
                 continue
             seen.append(guess)
-            first = _refine_and_check(small, guess, rows, cols, layout, method + "+window", refine=0)
+            first = _refine_and_check(small, guess, rows, cols, layout, method + tag, refine=0)
             if first is not None:
                 quick.append(first)
         quick.sort(key=lambda f: -f.score)
+        if tried is not None:
+            tried.extend(quick[:1])
         for first in quick[:REFINED]:
             found = _refine_and_check(small, first.corners, rows, cols, layout, first.method)
-            if found is not None and found.bounded and (best is None or found.score > best.score):
+            if _better(found, best):
                 best = found
         if best is not None and best.sure:
             break

@@ -66,6 +66,9 @@ class GridScene:
     frame: np.ndarray
     corners: np.ndarray | None
     family: str
+    #: how much of the grid's least visible corner is in view (in the photo and not under the
+    #: hand: :func:`corners_in_view`), from the scene itself; 1.0 for a photo to refuse
+    in_view: float = 1.0
 
 
 def layout(rows: int, cols: int, rng: np.random.Generator) -> list[str]:
@@ -114,16 +117,53 @@ def grid_scene(seed: int, family: str = "plain", *, size: tuple[int, int] = (204
     _things(photo, things, rng, tiles_look=look)
     if family != "none":
         _board(photo, page, cell, margin, n, tiles, look, camera, rng)
+    cover = None
     if family == "busy" or rng.random() < 0.15:
         square = camera.project(np.array([[n / 2, n / 2, 0.0], [n / 2 + 1, n / 2, 0.0]]))
-        _hand(photo, square[0], float(np.linalg.norm(square[1] - square[0])), rng)
+        cover = _hand(photo, square[0], float(np.linalg.norm(square[1] - square[0])), rng)
     photo = _light(photo, rng, strong=family == "busy")
     corners = camera.project(np.array([[0, 0, 0], [n, 0, 0], [n, n, 0], [0, n, 0]], np.float64))
+    in_view = corners_in_view(corners, cover, size) if family in FAMILIES else 1.0   # before the lens bends both
     if family == "lens" or rng.random() < 0.1:
         photo, corners = _lens(photo, corners, float(rng.choice([-1, 1]) * rng.uniform(0.03, 0.1)))
     frame = camera_finish(photo, rng, dim=0.25, glare_radius=(0.03, 0.1), glare=(30, 90), blur=(0.4, 1.4),
                           jpeg=(55, 92))
-    return GridScene(frame, corners if family in FAMILIES else None, family)
+    return GridScene(frame, corners if family in FAMILIES else None, family, in_view)
+
+
+def corners_in_view(corners: np.ndarray, cover: np.ndarray | None, size: tuple[int, int], squares: int = 15) -> float:
+    """How much of the grid's least visible corner is in view: for each of its ``corners``
+    (pixels), the share of its two outer lines' first square (of ``squares``) from it that lies in
+    a ``size`` (width, height) photo and not under a hand (``cover``: how much the hand covers
+    each pixel, 0-1; None: no hand). A person sees where a grid ends, and so where it is, when
+    its four corners are in view (an outer line hidden between them still runs straight from one
+    to the other). Measured on the scene, never on what a finder makes of the photo.
+
+    >>> square = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float)
+    >>> corners_in_view(square, None, (500, 500))
+    1.0
+    >>> arm = np.zeros((500, 500), np.float32)
+    >>> arm[200:300, 0:500] = 1.0                       # across the middle: every corner in view
+    >>> corners_in_view(square, arm, (500, 500))
+    1.0
+    >>> arm[50:150, 0:500] = 1.0                        # along the top line: its corners hidden
+    >>> corners_in_view(square, arm, (500, 500))
+    0.0
+    """
+    w, h = size
+    at = (np.arange(50) + 0.5) / 50 / squares
+    least = 1.0
+    for k in range(4):
+        corner = np.asarray(corners[k], np.float64)
+        points = np.concatenate([corner + at[:, None] * (np.asarray(corners[(k + side) % 4], np.float64) - corner)
+                                 for side in (1, 3)])
+        seen = (points[:, 0] >= 0) & (points[:, 0] < w) & (points[:, 1] >= 0) & (points[:, 1] < h)
+        if cover is not None:
+            xs = np.clip(points[:, 0].astype(int), 0, w - 1)
+            ys = np.clip(points[:, 1].astype(int), 0, h - 1)
+            seen &= cover[ys, xs] < 0.5
+        least = min(least, float(seen.mean()))
+    return least
 
 
 def _played(n: int, share: float, rng: np.random.Generator) -> dict[tuple[int, int], str]:
@@ -358,9 +398,9 @@ def _things(photo: np.ndarray, count: int, rng: np.random.Generator, tiles_look:
                 cv2.fillConvexPoly(photo, loose.astype(np.int32), list(tiles_look.face), cv2.LINE_AA)
 
 
-def _hand(photo: np.ndarray, middle: np.ndarray, square: float, rng: np.random.Generator) -> None:
+def _hand(photo: np.ndarray, middle: np.ndarray, square: float, rng: np.random.Generator) -> np.ndarray:
     """A hand (about two squares across, ``square`` pixels a square) over the board and its
-    arm out to the photo's edge."""
+    arm out to the photo's edge, in place; how much it covers each pixel (0-1)."""
     h, w = photo.shape[:2]
     blob = np.zeros((h, w), np.float32)
     at = middle + rng.uniform(-6, 6, 2) * square
@@ -371,6 +411,7 @@ def _hand(photo: np.ndarray, middle: np.ndarray, square: float, rng: np.random.G
     cover = np.asarray(cv2.GaussianBlur(blob, (0, 0), 6), np.float32)[..., None]
     skin = np.array([(120, 150, 200), (90, 120, 170), (60, 85, 120), (150, 175, 220)][int(rng.integers(4))], np.float32)
     photo[:] = photo * (1 - cover) + skin * cover
+    return cover[..., 0]
 
 
 def _light(photo: np.ndarray, rng: np.random.Generator, strong: bool) -> np.ndarray:
