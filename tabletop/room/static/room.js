@@ -7,6 +7,12 @@ function el(tag, attrs, ...children) {
   for (const c of children) node.append(c === null || c === undefined ? "" : c);
   return node;
 }
+// the live view both pages show in their #room-view: the leaderboard, the tables, the counts
+function mountRoomView() {
+  document.getElementById("room-view").replaceWith(
+    el("h2", {}, T.t("Leaderboard")), el("div", {id: "leaderboard", class: "boards"}), el("p", {id: "rolls"}),
+    el("h2", {}, T.t("Tables")), el("div", {id: "tables"}), el("p", {id: "counts"}));
+}
 function drawRoom(room) {
   document.getElementById("room-name").textContent = room.room;
   document.getElementById("connected").textContent = room.connected ? T.t("connected to the broker") : T.t("broker unreachable");
@@ -44,4 +50,4 @@ function follow() {
   ws.onmessage = m => drawRoom(JSON.parse(m.data));
   ws.onclose = () => setTimeout(follow, 1000);
 }
-T.ready.then(follow);
+T.ready.then(() => { mountRoomView(); follow(); });
