@@ -80,3 +80,16 @@ def test_three_tables_a_duplicate_round_and_a_table_that_drops_out(broker, tmp_p
             link.close()
         server.stop()
         room.close()
+
+
+def test_the_room_page_in_ukrainian_heads_its_live_view_in_ukrainian(broker, tmp_path, page):  # noqa: F811
+    room = RoomService(RoomAddress.broker(broker.url, "club"), str(tmp_path / "room.sqlite")).start()
+    server = RoomServer(room, token="secret").start()
+    try:
+        page.add_init_script("localStorage.setItem('tabletop-lang:/', 'uk')")  # the page's EN | УК switch, chosen
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#leaderboard", state="attached")  # empty until a table plays
+        assert page.locator("h2").all_inner_texts() == ["Таблиця лідерів", "Столи"]
+    finally:
+        server.stop()
+        room.close()
