@@ -17,6 +17,21 @@ def _grid(rows: int, cols: int, cell: int = CELL) -> np.ndarray:
     return (np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32) + PAD) * cell
 
 
+def drawn_grid(rows: int = 15, cols: int = 15) -> np.ndarray:
+    """A plain grid drawn as the canonical image shows one (light paper, dark lines one pixel wide,
+    :data:`PAD` squares round it): what the line finders' examples are checked on.
+
+    >>> drawn_grid().shape, int(drawn_grid()[PAD * CELL, PAD * CELL + 5, 0])
+    ((336, 336, 3), 40)
+    """
+    top = np.full(((rows + 2 * PAD) * CELL, (cols + 2 * PAD) * CELL, 3), 230, np.uint8)
+    for k in range(cols + 1):
+        cv2.line(top, ((k + PAD) * CELL, PAD * CELL), ((k + PAD) * CELL, (rows + PAD) * CELL), (40, 40, 40), 1)
+    for k in range(rows + 1):
+        cv2.line(top, (PAD * CELL, (k + PAD) * CELL), ((cols + PAD) * CELL, (k + PAD) * CELL), (40, 40, 40), 1)
+    return top
+
+
 def _canonical(corners: np.ndarray, rows: int, cols: int, cell: int = CELL) -> np.ndarray:
     grid = _grid(rows, cols, cell)
     return cv2.getPerspectiveTransform(corners.astype(np.float32), grid)

@@ -46,11 +46,8 @@ def lens_of(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 
     by square near the grid at ``corners`` (in ``lens``'s undistorted view, if given), and each
     ``k`` of :data:`LENS_TRIED` is tried on them: the one whose lines fit straight lines best.
 
-    >>> from vision.gridfind.geometry import _grid
-    >>> top = np.full((21 * CELL, 21 * CELL, 3), 230, np.uint8)
-    >>> for k in range(16):
-    ...     _ = cv2.line(top, ((k + PAD) * CELL, PAD * CELL), ((k + PAD) * CELL, 18 * CELL), (40, 40, 40), 1)
-    ...     _ = cv2.line(top, (PAD * CELL, (k + PAD) * CELL), (18 * CELL, (k + PAD) * CELL), (40, 40, 40), 1)
+    >>> from vision.gridfind.geometry import _grid, drawn_grid
+    >>> top = drawn_grid()
     >>> k, gain = lens_of(top, _grid(15, 15).astype(np.float64))
     >>> abs(k) < LENS_LEAST
     True

@@ -30,12 +30,8 @@ def quarter_off(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: in
     pulled a square or more off (seen under a hand and glare, and on a small board) is found
     0.17 or more off in that quarter.
 
-    >>> import cv2
-    >>> from vision.gridfind.geometry import _grid
-    >>> top = np.full((21 * CELL, 21 * CELL, 3), 230, np.uint8)
-    >>> for k in range(16):
-    ...     _ = cv2.line(top, ((k + PAD) * CELL, PAD * CELL), ((k + PAD) * CELL, 18 * CELL), (40, 40, 40), 1)
-    ...     _ = cv2.line(top, (PAD * CELL, (k + PAD) * CELL), (18 * CELL, (k + PAD) * CELL), (40, 40, 40), 1)
+    >>> from vision.gridfind.geometry import _grid, drawn_grid
+    >>> top = drawn_grid()
     >>> fits = _grid(15, 15).astype(np.float64)
     >>> quarter_off(top, fits) < 0.1
     True
@@ -72,12 +68,8 @@ def bent_in(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 
     ones), a pincushion out. With ``lens``, ``corners`` are in its undistorted view and the grid
     is seen through it.
 
-    >>> import cv2
-    >>> from vision.gridfind.geometry import _grid
-    >>> top = np.full((21 * CELL, 21 * CELL, 3), 230, np.uint8)
-    >>> for k in range(16):
-    ...     _ = cv2.line(top, ((k + PAD) * CELL, PAD * CELL), ((k + PAD) * CELL, 18 * CELL), (40, 40, 40), 1)
-    ...     _ = cv2.line(top, (PAD * CELL, (k + PAD) * CELL), (18 * CELL, (k + PAD) * CELL), (40, 40, 40), 1)
+    >>> from vision.gridfind.geometry import _grid, drawn_grid
+    >>> top = drawn_grid()
     >>> grid = _grid(15, 15).astype(np.float64)
     >>> abs(bent_in(top, grid)) < 0.05
     True
