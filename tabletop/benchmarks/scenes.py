@@ -37,13 +37,17 @@ def board_15() -> Board:
 def word_scenes(board: Board, data: Any, words: list[str], n_scenes: int, rng: np.random.Generator, lexicon_index: Any,
                 log: Callable[..., None], outcomes: list[tuple[float, bool]] | None = None,
                 each: Callable[..., None] | None = None, refused: list[int] | None = None,
-                language: str = "en", marker: Any = None) -> WordCounts:
+                language: str = "en", marker: Any = None, letters_read: list[int] | None = None) -> WordCounts:
     """Scenes of ``words`` written by ``data``'s writers (a word a row, every other row), read in
     full by a :class:`vision.reader.BoardReader` with ``lexicon_index``: the :data:`WordCounts`.
     Each word's ``(confidence, right)`` goes into ``outcomes``, and ``each(reader, read, word,
     squares)`` is called for every word read. With ``refused`` (a one-item list), the words of a
     read the reader judged unreadable (:attr:`vision.reader.BoardRead.unreadable`: the table
-    writes nothing from it) are added to ``refused[0]`` and left out of everything else.
+    writes nothing from it) are added to ``refused[0]`` and left out of everything else. With
+    ``letters_read`` (a two-item list), each written square of a read taken adds one to
+    ``letters_read[1]``, and to ``letters_read[0]`` when its letter as the board was read (the
+    grid after the dictionary: :attr:`vision.reader.BoardRead.rows`, what ``score --json``
+    prints) is the one written.
 
     ``data`` holds recorded pen strokes (:class:`vision.synth.realdata.StrokeSet`) or letter
     images (:class:`vision.synth.cyrillic.LetterImages`, written by
@@ -102,6 +106,9 @@ def word_scenes(board: Board, data: Any, words: list[str], n_scenes: int, rng: n
         found = {w.squares: w for w in read.words}
         for word, squares in placed:
             total += 1
+            if letters_read is not None:
+                letters_read[0] += sum(read.rows[sq.row][sq.col] == ch for sq, ch in zip(squares, word))
+                letters_read[1] += len(word)
             w = found.get(squares)
             right += int(w is not None and w.text == word)
             raw_right += int(w is not None and w.raw == word)

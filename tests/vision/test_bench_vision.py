@@ -135,3 +135,31 @@ def test_the_ukrainian_word_lines_count_words_asked_and_taken(capsys):
                                 "as_drawn": {"empty_read_written": 0}, "words": words})
     printed = capsys.readouterr().out
     assert "taken without asking and right" in printed and "uk: words asked about" in printed
+
+
+def test_word_scenes_count_the_letters_as_the_board_was_read():
+    """``letters_read`` counts every written square of the reads taken, and a square is right when
+    the grid as read (after the dictionary) has the letter written: never fewer than the words read
+    right hold."""
+    import numpy as np
+
+    from tabletop.benchmarks.scenes import board_15, word_scenes
+    from tabletop.lexicons import builtin_lexicon, reading_index
+    from vision.synth.realdata import load_handwriting
+
+    held = load_handwriting().of(["uji"])
+    if not len(held):
+        pytest.skip("no UJI handwriting on this machine")
+    index = reading_index(builtin_lexicon("en"), "en")
+    words = ["CAT", "HOUSE", "GARDEN", "RIVER", "STONE"]
+    seen: list[tuple[str, bool]] = []
+
+    def each(reader, read, word, squares) -> None:
+        seen.append((word, "".join(read.rows[sq.row][sq.col] for sq in squares) == word))
+
+    letters, refused = [0, 0], [0]
+    right, *_ = word_scenes(board_15(), held, words, 2, np.random.default_rng(7), index, print, each=each,
+                            refused=refused, letters_read=letters)
+    assert letters[1] == sum(len(word) for word, _ in seen)
+    assert sum(len(word) for word, ok in seen if ok) <= letters[0] <= letters[1]
+    assert len(seen) + refused[0] == 14
