@@ -92,7 +92,7 @@ def _finished(frame: np.ndarray, small: np.ndarray, scale: float, best: GridFoun
         offsets = _line_offsets(small, straight, rows, cols, lens)
     if _quarter_off(*offsets, rows, cols) > QUARTER_OFF:
         raise GridNotFound("the grid found does not fit the board's lines in one corner: take the photo again")
-    if abs(_bent_in(*offsets, rows, cols)) > BENT_IN:
+    if abs(_bent_in(*offsets, rows, cols, frame=True)) > BENT_IN:     # a frame's edge beside an outer line is no bend
         raise GridNotFound("the board's lines are bent by the lens: take the photo again from further away")
     order = _clockwise_order(corners)
     return replace(best, corners=corners[order], lens=0.0 if lens is None else lens.k,
