@@ -54,7 +54,10 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
         best = _shifts(small, tried, best, rows, cols, layout)
     windowed = best is None or not best.every_line_seen
     if windowed:
-        best = _windows(small, planes, seen, best, rows, cols, layout)
+        windows: list[GridFound] = []
+        best = _windows(small, planes, seen, best, rows, cols, layout, windows)
+        if best is None or not best.every_line_seen:            # a window's lines, its first line wrong
+            best = _shifts(small, windows, best, rows, cols, layout)
     if best is not None and not best.convincing and best.bounded and best.lines >= GRID_LIKE and \
             best.pattern is not None and best.pattern >= PATTERN_CLEAR:
         polished, corners = _polish(frame, small, scale, best, rows, cols, layout)   # nearly: refined once more
@@ -81,7 +84,8 @@ def _finished(frame: np.ndarray, small: np.ndarray, scale: float, best: GridFoun
     best, corners = _polish(frame, small, scale, best, rows, cols, layout)
     straight, lens = corners * scale, None                 # the grid in the shrunk photo's undistorted view
     offsets = _line_offsets(small, straight, rows, cols)  # its lines, found once for the lens and the checks
-    bent = _through_lens(small, straight, best, rows, cols, layout, _bent_in(*offsets, rows, cols))
+    bent = _through_lens(small, straight, best, rows, cols, layout, _bent_in(*offsets, rows, cols),
+                         _bent_in(*offsets, rows, cols, frame=True))
     if bent is not None:
         best, lens = bent
         straight, corners = best.corners, lens.distort(best.corners) / scale
