@@ -242,3 +242,31 @@ def test_a_grid_short_of_sure_needs_its_outer_lines_seen_along_a_third():
     assert not GridFound(corners, 0.57, 0.0, 0.86, "test", outer=0.13, unseen=3).convincing
     clear = GridFound(corners, 0.9, 0.1, 1.0, "test", outer=0.2)     # nearly every line: sure without
     assert clear.convincing and clear.sure
+
+
+def test_a_frame_beside_the_outer_lines_is_no_reason_to_guess_a_lens(monkeypatch):
+    # lines that lean a little (too hidden to measure a lens) and outer ends the frame's edge puts
+    # 0.2 square out: a lens is guessed only where the final check, which measures one line in
+    # beside a frame, would refuse the straight grid (held-out-5 plain 90088: a guessed -0.1,
+    # found 0.43 square off)
+    from vision.gridfind import lensfit
+    from vision.gridfind.check import _refine_and_check
+    from vision.gridfind.sureness import _bent_in, _line_offsets
+
+    image, corners = _framed_board()
+    offsets = _line_offsets(image, corners, 15, 15)
+    found = _refine_and_check(image, corners, 15, 15, None, "test", refine=0)
+    tried: list[float] = []
+
+    def recording(*args, lens=None, **kwargs):
+        tried.append(lens.k)
+        return None
+
+    monkeypatch.setattr(lensfit, "lens_of", lambda *args, **kwargs: (-0.025, 1.0))   # leaning, not measured
+    monkeypatch.setattr(lensfit, "_refine_and_check", recording)
+    lensfit._through_lens(image, corners, found, 15, 15, None, _bent_in(*offsets, 15, 15))
+    assert tried == [-0.05, -0.1]                                   # the frame's edge alone: guessed
+    tried.clear()
+    lensfit._through_lens(image, corners, found, 15, 15, None, _bent_in(*offsets, 15, 15),
+                          _bent_in(*offsets, 15, 15, frame=True))
+    assert tried == []
