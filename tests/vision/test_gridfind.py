@@ -156,6 +156,41 @@ def test_outer_lines_found_outside_the_grid_at_their_ends_measure_negative():
     assert bent_in(shot.frame, inward) < -BENT_IN
 
 
+def _framed_board(side: int = 32) -> tuple[np.ndarray, np.ndarray]:
+    """A light-lined grey board (15x15 squares of ``side`` pixels) with a frame 0.3 square wide,
+    darker than its lines, on a dark table, and its grid's corners."""
+    import cv2
+
+    image = np.full((21 * side, 21 * side, 3), 30, np.uint8)
+    rim = int(0.3 * side)
+    image[3 * side - rim:18 * side + rim, 3 * side - rim:18 * side + rim] = 110
+    image[3 * side:18 * side, 3 * side:18 * side] = 150
+    for k in range(16):
+        cv2.line(image, ((3 + k) * side, 3 * side), ((3 + k) * side, 18 * side), (175, 175, 175), 2)
+        cv2.line(image, (3 * side, (3 + k) * side), (18 * side, (3 + k) * side), (175, 175, 175), 2)
+    return image, np.array([[3, 3], [18, 3], [18, 18], [3, 18]], np.float64) * side
+
+
+def test_a_frame_just_outside_the_outer_lines_is_no_bend():
+    # the frame's edge outshines a light outer line: found at the search's outer end all along
+    # the line, which is no lens (held-out-6 small 90100: refused as bent by 0.20 square)
+    from vision.gridfind.sureness import BENT_IN, _bent_in, _line_offsets
+
+    image, corners = _framed_board()
+    offsets = _line_offsets(image, corners, 15, 15)
+    assert _bent_in(*offsets, 15, 15) < -BENT_IN                    # the lens step's measure sees the frame
+    assert abs(_bent_in(*offsets, 15, 15, frame=True)) < 0.03         # the final check looks one line in
+
+
+@pytest.mark.parametrize("by", [0.3, -0.2])
+def test_a_grid_too_small_or_too_large_beside_a_frame_is_still_bent(by):
+    from vision.gridfind.sureness import BENT_IN, _bent_in, _line_offsets
+
+    image, corners = _framed_board()
+    moved = corners + np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]]) * by * 32
+    assert abs(_bent_in(*_line_offsets(image, moved, 15, 15), 15, 15, frame=True)) > BENT_IN
+
+
 def test_a_small_board_on_a_busy_table_is_found_in_a_window_of_its_plane():
     # the benchmark's small photo 90002: the board spans a fifth of its plane, the table's lines
     # outshine its grid along whole columns, and an outline 1.3 squares off looked convincing
@@ -207,3 +242,31 @@ def test_a_grid_short_of_sure_needs_its_outer_lines_seen_along_a_third():
     assert not GridFound(corners, 0.57, 0.0, 0.86, "test", outer=0.13, unseen=3).convincing
     clear = GridFound(corners, 0.9, 0.1, 1.0, "test", outer=0.2)     # nearly every line: sure without
     assert clear.convincing and clear.sure
+
+
+def test_a_frame_beside_the_outer_lines_is_no_reason_to_guess_a_lens(monkeypatch):
+    # lines that lean a little (too hidden to measure a lens) and outer ends the frame's edge puts
+    # 0.2 square out: a lens is guessed only where the final check, which measures one line in
+    # beside a frame, would refuse the straight grid (held-out-5 plain 90088: a guessed -0.1,
+    # found 0.43 square off)
+    from vision.gridfind import lensfit
+    from vision.gridfind.check import _refine_and_check
+    from vision.gridfind.sureness import _bent_in, _line_offsets
+
+    image, corners = _framed_board()
+    offsets = _line_offsets(image, corners, 15, 15)
+    found = _refine_and_check(image, corners, 15, 15, None, "test", refine=0)
+    tried: list[float] = []
+
+    def recording(*args, lens=None, **kwargs):
+        tried.append(lens.k)
+        return None
+
+    monkeypatch.setattr(lensfit, "lens_of", lambda *args, **kwargs: (-0.025, 1.0))   # leaning, not measured
+    monkeypatch.setattr(lensfit, "_refine_and_check", recording)
+    lensfit._through_lens(image, corners, found, 15, 15, None, _bent_in(*offsets, 15, 15))
+    assert tried == [-0.05, -0.1]                                   # the frame's edge alone: guessed
+    tried.clear()
+    lensfit._through_lens(image, corners, found, 15, 15, None, _bent_in(*offsets, 15, 15),
+                          _bent_in(*offsets, 15, 15, frame=True))
+    assert tried == []

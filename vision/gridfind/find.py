@@ -54,7 +54,10 @@ def find_grid(frame: np.ndarray, rows: int, cols: int, premiums: tuple[str, ...]
         best = _shifts(small, tried, best, rows, cols, layout)
     windowed = best is None or not best.every_line_seen
     if windowed:
-        best = _windows(small, planes, seen, best, rows, cols, layout)
+        windows: list[GridFound] = []
+        best = _windows(small, planes, seen, best, rows, cols, layout, windows)
+        if best is None or not best.every_line_seen:            # a window's lines, its first line wrong
+            best = _shifts(small, windows, best, rows, cols, layout)
     if best is not None and not best.convincing and best.bounded and best.lines >= GRID_LIKE and \
             best.pattern is not None and best.pattern >= PATTERN_CLEAR:
         polished, corners = _polish(frame, small, scale, best, rows, cols, layout)   # nearly: refined once more
@@ -81,7 +84,8 @@ def _finished(frame: np.ndarray, small: np.ndarray, scale: float, best: GridFoun
     best, corners = _polish(frame, small, scale, best, rows, cols, layout)
     straight, lens = corners * scale, None                 # the grid in the shrunk photo's undistorted view
     offsets = _line_offsets(small, straight, rows, cols)  # its lines, found once for the lens and the checks
-    bent = _through_lens(small, straight, best, rows, cols, layout, _bent_in(*offsets, rows, cols))
+    bent = _through_lens(small, straight, best, rows, cols, layout, _bent_in(*offsets, rows, cols),
+                         _bent_in(*offsets, rows, cols, frame=True))
     if bent is not None:
         best, lens = bent
         straight, corners = best.corners, lens.distort(best.corners) / scale
@@ -92,7 +96,7 @@ def _finished(frame: np.ndarray, small: np.ndarray, scale: float, best: GridFoun
         offsets = _line_offsets(small, straight, rows, cols, lens)
     if _quarter_off(*offsets, rows, cols) > QUARTER_OFF:
         raise GridNotFound("the grid found does not fit the board's lines in one corner: take the photo again")
-    if abs(_bent_in(*offsets, rows, cols)) > BENT_IN:
+    if abs(_bent_in(*offsets, rows, cols, frame=True)) > BENT_IN:     # a frame's edge beside an outer line is no bend
         raise GridNotFound("the board's lines are bent by the lens: take the photo again from further away")
     order = _clockwise_order(corners)
     return replace(best, corners=corners[order], lens=0.0 if lens is None else lens.k,

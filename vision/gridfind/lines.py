@@ -12,6 +12,8 @@ from vision.gridfind.geometry import CELL, PAD
 #: a grid line stands out along a square's side when its edge strength is this much above the
 #: squares' middles beside it (times, plus grey levels)
 STANDS_OUT, STANDS_OUT_ABS = 1.25, 12.0
+#: each line is looked for up to this many pixels either side of its place (:func:`_line_peaks`)
+REACH = int(0.3 * CELL)
 
 
 def _edges(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -53,8 +55,7 @@ def _line_peaks(g: np.ndarray, lines: int, along: int):
     """Where each of ``lines`` canonical grid lines stands out most beside each of ``along``
     squares, up to 0.3 square either side: (offsets tried, their x for each line, the profile
     (along, lines, offsets), the peak's index and value, whether the peak stands out)."""
-    reach = int(0.3 * CELL)
-    offsets = np.arange(-reach, reach + 1)
+    offsets = np.arange(-REACH, REACH + 1)
     xs = ((np.arange(lines) + PAD) * CELL)[:, None] + offsets[None, :]
     prof = _side_values(g, xs.ravel(), along).reshape(along, lines, len(offsets))
     j = prof.argmax(2)

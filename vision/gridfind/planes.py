@@ -11,6 +11,14 @@ from vision.gridfind.geometry import _clockwise
 
 SEGMENT_SIDE = 720  #: line segments are looked for at this size
 PLANE_SIDE = 640  #: the candidate plane is warped to at most this many pixels
+#: the two strongest families of lines are looked for among this many line segments (the longest),
+#: the next ones among up to SEGMENTS (a checked cloth's edges can fill the first FIRST_SEGMENTS: a
+#: small board's lines are shorter)
+FIRST_SEGMENTS, SEGMENTS = 500, 1000
+#: the second family of lines (vanishing point) is looked for among the segments at least FIRST_APART
+#: degrees off the first's, the next ones among those at least APART off each found before (a board's
+#: lines can run a few degrees off a table's stronger ones)
+FIRST_APART, APART = 15.0, 5.0
 
 
 def _planes(gray: np.ndarray):
@@ -45,7 +53,7 @@ def _segments(gray: np.ndarray) -> np.ndarray:
     length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
     seg = seg[length > 0.012 * max(gray.shape)]
     order = np.argsort(-np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1]))
-    return seg[order[:500]]
+    return seg[order[:SEGMENTS]]
 
 
 def _vanishing_planes(gray: np.ndarray):
@@ -67,15 +75,17 @@ def _vanishing_planes(gray: np.ndarray):
     d /= weight[:, None]
     rng = np.random.default_rng(0)
     families: list[tuple[np.ndarray, np.ndarray]] = []
-    usable = np.ones(len(seg), bool)
+    first = np.arange(len(seg)) < FIRST_SEGMENTS         # the two strongest families: the longest segments,
+    later = np.ones(len(seg), bool)                       # the next: all those pointing elsewhere
     pairs = ((0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3))
     for a, b in pairs:
         while len(families) <= b:
-            found = _ransac_vp(lines, mid, d, weight, usable, rng)
+            found = _ransac_vp(lines, mid, d, weight, first if len(families) < 2 else later, rng)
             if found is None:
                 return
             families.append(found)
-            usable &= _sin_to(found[0], mid, d) > np.sin(np.radians(15))   # the next family points elsewhere
+            first &= _sin_to(found[0], mid, d) > np.sin(np.radians(FIRST_APART))
+            later &= _sin_to(found[0], mid, d) > np.sin(np.radians(APART))
         plane = _plane_of(families[a], families[b], seg, p, q, norm)
         if plane is not None:
             yield plane

@@ -94,11 +94,11 @@ def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, r
 
 
 def _windows(small: np.ndarray, planes: list, seen: list[np.ndarray], best: GridFound | None,
-             rows: int, cols: int, layout: np.ndarray | None) -> GridFound | None:
+             rows: int, cols: int, layout: np.ndarray | None, tried: list[GridFound] | None = None) -> GridFound | None:
     """With no convincing grid yet: each plane's windows where lines run both ways
     (:func:`_window_guesses`: a small board on a busy table), their grids checked, and the
-    likeliest refined."""
-    return _again(small, planes, seen, best, rows, cols, layout, _window_guesses, "+window")
+    likeliest refined; each plane's likeliest added to ``tried``, if given (for :func:`_shifts`)."""
+    return _again(small, planes, seen, best, rows, cols, layout, _window_guesses, "+window", tried)
 
 
 def _crossed(small: np.ndarray, planes: list, seen: list[np.ndarray], best: GridFound | None,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.gridfind.geometry import CELL, PAD, _canonical
-from vision.gridfind.lines import _edges, _line_peaks
+from vision.gridfind.lines import REACH, _edges, _line_peaks
 from vision.lens import Lens, warp
 
 #: a grid found is refused when, in one of its four quarters, its lines are found on average this
@@ -79,12 +79,47 @@ def bent_in(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 
     return _bent_in(*_line_offsets(image, corners, rows, cols, lens), rows, cols)
 
 
-def _bent_in(across: np.ndarray, down: np.ndarray, rows: int, cols: int) -> float:
-    """:func:`bent_in` from the lines found (:func:`_line_offsets`)."""
-    ends = [0, 1, rows - 2, rows - 1], [0, 1, cols - 2, cols - 1]
-    inward = np.concatenate([across[ends[0], 0], -across[ends[0], cols], down[ends[1], 0], -down[ends[1], rows]])
-    inward = inward[np.isfinite(inward)]
-    return float(inward.mean()) / CELL if len(inward) else float("nan")
+def _bent_in(across: np.ndarray, down: np.ndarray, rows: int, cols: int, frame: bool = False) -> float:
+    """:func:`bent_in` from the lines found (:func:`_line_offsets`). With ``frame``, an outer line
+    beside the board's frame (:func:`_framed`) is measured on the line next to it inside instead."""
+    inward = []
+    framed = _framed(across, down, rows, cols) if frame else set()
+    for offsets, n, lines, first in ((across, rows, cols, 0), (down, cols, rows, cols + 1)):
+        ends = [0, 1, n - 2, n - 1]
+        for line, sign in ((0, 1), (lines, -1)):
+            if first + line in framed:
+                line += sign                             # the board's frame outshines it: the next line
+            inward.append(sign * offsets[ends, line])
+    found = np.concatenate(inward)
+    found = found[np.isfinite(found)]
+    return float(found.mean()) / CELL if len(found) else float("nan")
+
+
+def _framed(across: np.ndarray, down: np.ndarray, rows: int, cols: int) -> set[int]:
+    """The outer lines (vertical ``0`` and ``cols``, horizontal ``cols + 1`` and ``cols + 1 +
+    rows``) that lie beside something outshining them just outside (:func:`_beside_frame`), from
+    the lines found (:func:`_line_offsets`)."""
+    out = set()
+    for offsets, n, lines, first in ((across, rows, cols, 0), (down, cols, rows, cols + 1)):
+        for line, sign in ((0, 1), (lines, -1)):
+            if _beside_frame(sign * offsets[2:n - 2, line]):
+                out.add(first + line)
+    return out
+
+
+def _beside_frame(inward: np.ndarray) -> bool:
+    """Whether an outer line, found at ``inward`` pixels inside its place along its middle squares
+    (NaN: not found there), lies beside something that outshines it just outside (the board's
+    frame, a light line's dark edge): it is found at the outer end of the search along more than
+    half of them. A lens bends a line's ends, not its middle; a grid too small is found off along
+    its next line too.
+
+    >>> _beside_frame(np.array([-4.0, -4.0, -4.0, 0.0, np.nan]))
+    True
+    >>> _beside_frame(np.array([-4.0, 1.0, 0.0, 0.0, -2.0]))
+    False
+    """
+    return bool((inward <= -REACH).sum() > 0.5 * len(inward))
 
 
 def _line_offsets(image: np.ndarray, corners: np.ndarray, rows: int, cols: int,
