@@ -22,8 +22,6 @@ The camera, blur, ink and board are drawn here (uniformly over what ``make_scene
 and passed on, so every letter knows its conditions.
 """
 
-from __future__ import annotations
-
 import argparse
 import os
 import pathlib
