@@ -115,6 +115,19 @@ def _unit_float(image: np.ndarray) -> np.ndarray:
     return out
 
 
+def _one_colour(light: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """``light`` (h, w, 3) made one colour: at each pixel the level its channels agree on (the
+    smallest of each channel over ``colour``'s), times ``colour``. A channel lifted above the others
+    (by a neighbouring square's tint) no longer counts.
+
+    >>> light = np.array([[[1.0, 1.0, 1.0], [1.0, 1.3, 1.0]]], np.float32)
+    >>> _one_colour(light, np.ones(3, np.float32)).tolist()
+    [[[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]]
+    """
+    level = np.divide(light, colour).min(axis=2, keepdims=True)
+    return np.multiply(level, colour).astype(np.float32)
+
+
 def _divide_by_light(obs: np.ndarray, light: np.ndarray) -> np.ndarray:
     """``obs / max(light, Scalar(0.05))`` computed in ``light``'s own memory (which it takes)."""
     # OpenCV's stub has no (array, scalar) overload; the scalar is OpenCV's Scalar(0.05), as before
@@ -128,6 +141,14 @@ JUDGE_FORMAT = "2"
 
 class CellJudge:
     """Compares canonical images of one board with its printed reference."""
+
+    #: cut letters in light of one colour (the local light's level times the light's colour over the
+    #: whole board) instead of the local light's own colour: near a square of another printed colour,
+    #: the local estimate takes that square's colour ratio across the border wherever the print and
+    #: the photo disagree on colour (glare washing a tint out, a printer's or camera's colours), and
+    #: a band along the square's edge then looks darker than the paper in one channel, a stroke to the
+    #: letter network. The empty/ink judgement keeps the local light.
+    letter_light_colourless = True
 
     def __init__(self, board: Board, cell: int, ink_threshold: float = 0.28, min_ink: float = 0.018,
                  stroke_threshold: float = 0.12, min_stroke: float = 0.04):
@@ -207,16 +228,29 @@ class CellJudge:
         h, w = obs.shape[:2]
         num = self._paper_ratio(obs)
         small = num / np.maximum(self.bright_small, 1e-3)[:, :, None]
+        colour = self._paper_colour(small) if self.letter_light_colourless else None
         small = cv2.dilate(small, self.light_kernel)  # ink only lowers the ratio: take the local max
         small = cv2.GaussianBlur(small, (0, 0), 1.5)
         norm = _divide_by_light(obs, cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR))
         darkness = _darker_than(self.ref_min, norm)
+        if colour is not None:  # the letters' own light (see letter_light_colourless)
+            norm = _divide_by_light(obs, cv2.resize(_one_colour(small, colour), (w, h), interpolation=cv2.INTER_LINEAR))
         letter_darkness = self._less_paper_level(_darker_than(self.ref_letter, norm))
         del norm
         saturated = _channel_min(obs) > 0.97  # glare: brighter than the light model can say, never "darker"
         flat = _divide_by_light(obs, self._board_light(num, (w, h)))
         del obs
         return self._judge(darkness, self._objects(flat, saturated), letter_darkness)
+
+    def _paper_colour(self, ratio: np.ndarray) -> np.ndarray:
+        """The light's colour over the board: each channel's photo/printed ratio on plain paper
+        over the dimmest channel's (the median over the light probes; 1, 1, 1 for white light)."""
+        probes = ratio.reshape(-1, 3)[self.light_probes]
+        level = probes.min(axis=1)
+        lit = level > 0.05
+        if not lit.any():
+            return np.ones(3, np.float32)
+        return np.median(probes[lit] / level[lit, None], axis=0).astype(np.float32)
 
     def light(self, canon_bgr: np.ndarray) -> np.ndarray:
         """The board-wide light of a canonical image (photo / printed look, per channel), as the

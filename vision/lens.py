@@ -56,10 +56,11 @@ class Lens:
 
 
 def warp(image: np.ndarray, homography: np.ndarray, size: tuple[int, int], lens: Lens | None = None,
-         border: int = cv2.BORDER_CONSTANT) -> np.ndarray:
+         border: int = cv2.BORDER_CONSTANT, interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
     """``image`` warped by ``homography`` (from the undistorted view) to ``size`` (width, height),
     through ``lens``: each pixel of the result shows where the lens put the point the homography
-    sends there (``border``: OpenCV's border mode beyond ``image``). Without a lens (or ``k`` 0),
+    sends there (``border``: OpenCV's border mode beyond ``image``; ``interpolation``: how a pixel
+    is resampled, an OpenCV ``INTER_*`` flag). Without a lens (or ``k`` 0),
     :func:`cv2.warpPerspective` itself.
 
     >>> img = np.arange(100, dtype=np.uint8).reshape(10, 10)
@@ -68,7 +69,7 @@ def warp(image: np.ndarray, homography: np.ndarray, size: tuple[int, int], lens:
     True
     """
     if lens is None or lens.k == 0:
-        return cv2.warpPerspective(image, homography, size, flags=cv2.INTER_LINEAR, borderMode=border)
+        return cv2.warpPerspective(image, homography, size, flags=interpolation, borderMode=border)
     w, h = size
     step = 4                                                  # the map is smooth: worked out every 4 pixels
     ys, xs = np.mgrid[0:h + step:step, 0:w + step:step].astype(np.float64)
@@ -78,7 +79,7 @@ def warp(image: np.ndarray, homography: np.ndarray, size: tuple[int, int], lens:
     half = step // 2 - 0.5                                    # resize puts coarse point j at pixel j*step + half
     shift = np.array([[1, 0, -half], [0, 1, -half]], np.float32)
     seen = cv2.warpAffine(big, shift, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return cv2.remap(image, seen[..., 0], seen[..., 1], cv2.INTER_LINEAR, borderMode=border)
+    return cv2.remap(image, seen[..., 0], seen[..., 1], interpolation, borderMode=border)
 
 
 __all__ = ["Lens", "warp"]

@@ -53,14 +53,16 @@ class Located:
         """(width, height) of the canonical image."""
         return (int(round((self.cols + 2 * MARGIN) * self.cell)), int(round((self.rows + 2 * MARGIN) * self.cell)))
 
-    def warp(self, frame: np.ndarray) -> np.ndarray:
-        """The canonical top-down image of the board (through the lens, if any)."""
+    def warp(self, frame: np.ndarray, interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
+        """The canonical top-down image of the board (through the lens, if any), each pixel
+        resampled from the frame by ``interpolation`` (an OpenCV ``INTER_*`` flag)."""
         if self.lens:
             from vision.lens import Lens, warp
 
             h, w = frame.shape[:2]
-            return warp(frame, self.homography, self.canonical_size, Lens(self.lens, w, h), border=cv2.BORDER_REPLICATE)
-        return cv2.warpPerspective(frame, self.homography, self.canonical_size, flags=cv2.INTER_LINEAR,
+            return warp(frame, self.homography, self.canonical_size, Lens(self.lens, w, h), border=cv2.BORDER_REPLICATE,
+                        interpolation=interpolation)
+        return cv2.warpPerspective(frame, self.homography, self.canonical_size, flags=interpolation,
                                    borderMode=cv2.BORDER_REPLICATE)
 
 

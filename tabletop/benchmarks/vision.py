@@ -83,7 +83,7 @@ def _letters_scenes(boards, data, n_scenes, per_scene, rng, tess_budget, log):
                 lone_bars[1] += 1
             if tess["total"] < tess_budget:
                 if canon is None:
-                    canon = read.located.warp(scene.frame)
+                    canon = reader.canonical(scene.frame, read.located)
                 got, ms = _tesseract_square(canon, sq, reader.cell)
                 tess["ms"].append(ms)
                 tess["total"] += 1
