@@ -37,6 +37,7 @@ from vision.words import CONFIRM_BELOW, Decoded, LexiconIndex, Verification, dec
 #: "What the camera scene costs the letters")
 INTERPOLATION = cv2.INTER_CUBIC
 
+
 @dataclass
 class ReadWord:
     """A run of two or more written squares, decoded."""
