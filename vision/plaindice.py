@@ -562,9 +562,10 @@ def grid_boxes(found: list[tuple[float, float, float, float, float]]
     """Each find's box as the tray's grid gives it, when the finds lie in one (:func:`_lattice`):
     (cx, cy, w, h, off). The centre is where the find's cell is, by the perspective (a homography,
     robust to a find or two off their cells) from the grid's columns and rows to the photo; the
-    size is the cell's upright extent there times the finds' median share of it (a tray's faces are
-    one share of their cells, nearer cells larger); ``off`` is how far the find lies from that
-    centre, a share of the cell's side there. ``None`` when the finds lie in no grid.
+    size is the cell's upright extent there times the finds' median share of it (a tray's square
+    faces are one share of their square cells, nearer cells larger: the box takes the cell's
+    proportions, which a tray seen low flattens, rather than each find's); ``off`` is how far the
+    find lies from that centre, a share of the cell's side there. ``None`` when the finds lie in no grid.
 
     >>> grid = [(x * 10.0, y * 10.0, 8.0, 8.0, 0.9) for y in range(3) for x in range(3)]
     >>> grid[4] = (13.0, 10.0, 6.0, 8.0, 0.9)                     # one find off its cell
@@ -588,9 +589,8 @@ def grid_boxes(found: list[tuple[float, float, float, float, float]]
         jac = (homography[:2, :2] * z - np.outer([x, y], homography[2, :2])) / z ** 2
         extents.append((abs(jac[0, 0]) + abs(jac[0, 1]), abs(jac[1, 0]) + abs(jac[1, 1])))   # its upright box
         sides.append(float(np.sqrt(abs(np.linalg.det(jac)))))
-    share_w = float(np.median([f[2] / e[0] for f, e in zip(found, extents)]))
-    share_h = float(np.median([f[3] / e[1] for f, e in zip(found, extents)]))
-    return [(float(x), float(y), float(share_w * ew), float(share_h * eh), float(np.hypot(f[0] - x, f[1] - y) / side))
+    share = float(np.median([np.sqrt(f[2] * f[3] / (e[0] * e[1])) for f, e in zip(found, extents)]))
+    return [(float(x), float(y), float(share * ew), float(share * eh), float(np.hypot(f[0] - x, f[1] - y) / side))
             for (x, y), (ew, eh), side, f in zip(at, extents, sides, found)]
 
 

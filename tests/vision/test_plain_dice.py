@@ -461,6 +461,14 @@ def test_grid_boxes_put_a_find_off_its_cell_back_on_it_at_the_trays_size(k, tilt
     assert all(b[4] < 0.12 for i, b in enumerate(boxes) if i != odd)
 
 
+def test_grid_boxes_take_the_cells_proportions_for_a_tray_seen_low():
+    """A tray seen low: its rows are flattened to 0.4 of its columns' spacing, and the finder gave
+    every face a square box. The grid's boxes are as flat as the cells, the area the finds'."""
+    found = [(100.0 + 40 * c, 100.0 + 16 * r, 20.0, 20.0, 0.9) for r in range(4) for c in range(4)]
+    for x, y, w, h, off in grid_boxes(found):
+        assert w / h == pytest.approx(1 / 0.4, rel=0.01) and w * h == pytest.approx(400, rel=0.01) and off < 0.01
+
+
 def test_grid_boxes_need_a_grid():
     scattered = [(float(x), float(y), 30.0, 30.0, 0.9) for x, y in np.random.default_rng(5).uniform(0, 600, (12, 2))]
     assert grid_boxes(scattered) is None
