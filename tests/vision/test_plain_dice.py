@@ -11,14 +11,14 @@ import sys
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tabletop.cli import main
 from tabletop.dicesets import parse_dice_set
 from tabletop.errors import UserError
-from vision.plaindice import (FACES, SECOND_SCALES, NoDiceFound, PlainDiceReader, even_sizes, fill_holes, off_lattice, settle, tray_rows,
-                             zoom_window)
+from vision.plaindice import (FACES, FACES_PATH, FINDER_PATH, GRID_LOOK_OFF, SECOND_LOOK, SECOND_SCALES, NoDiceFound, PlainDiceReader,
+                             even_sizes, fill_holes, grid_boxes, off_lattice, settle, tray_rows, zoom_window)
 from vision.synth import realdice
 
 pytestmark = pytest.mark.vision
@@ -300,6 +300,10 @@ def test_fill_holes_puts_a_die_in_each_cell_the_finder_missed(rows, cols, tilt, 
     rng = np.random.default_rng(seed)
     centres = a_tray(rows, cols, tilt, rng)
     missed = set(rng.choice(len(centres), max(1, int(share * len(centres))), replace=False).tolist())
+    # a whole row or column missed is beyond the grid the finds show (fill_holes counts rows and
+    # columns by the gaps between finds, so a missing row inside the tray looks like none)
+    assume(all(any(r * cols + c not in missed for c in range(cols)) for r in range(rows)))
+    assume(all(any(r * cols + c not in missed for r in range(rows)) for c in range(cols)))
     found = [(x, y, 30.0, 30.0, 0.9) for i, (x, y) in enumerate(centres) if i not in missed]
     filled = fill_holes(found, lambda x, y: 0.2)
     assert filled[:len(found)] == found and len(filled) == len(centres)
@@ -417,3 +421,114 @@ def test_the_rows_of_a_tray_in_steep_perspective(tilt):
     assert tray_rows([(float(x), float(y)) for x, y in seen], None) == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]]
     moved = [(float(x), float(y)) for x, y in seen[:-1]] + [(float(seen[-1][0]) + 30, float(seen[-1][1]))]
     assert tray_rows(moved, None) is None                # a die off its cell: no rows
+
+
+# ---------------------------------------------------------------- the grid's box for a doubtful face
+
+
+def a_tray_in_perspective(k: int, tilt: float, turn: float, rng: np.random.Generator):
+    """A k x k tray's cells seen in perspective (far rows smaller): each die's true centre, its
+    face's upright box (the face 0.7 of its cell) and its cell's side, 40 px at the first row."""
+    angle = np.deg2rad(turn)
+    rot = np.array([[np.cos(angle), -np.sin(angle), 0], [np.sin(angle), np.cos(angle), 0], [0, 0, 1]])
+    homography = np.array([[1, 0, 300], [0, 1, 300], [0, 0, 1]]) @ rot @ np.array([[40, 0, 0], [0, 40, 0], [0, tilt, 1]])
+    dice = []
+    for r in range(k):
+        for c in range(k):
+            x, y, z = homography @ np.array([c, r, 1.0])
+            jac = (homography[:2, :2] * z - np.outer([x, y], homography[2, :2])) / z ** 2
+            dice.append((x / z, y / z, 0.7 * (abs(jac[0, 0]) + abs(jac[0, 1])), 0.7 * (abs(jac[1, 0]) + abs(jac[1, 1])),
+                         float(np.sqrt(abs(np.linalg.det(jac))))))
+    return dice
+
+
+@settings(max_examples=40, deadline=None)
+@given(k=st.integers(4, 6), tilt=st.floats(-0.015, 0.015), turn=st.floats(-30, 30), seed=st.integers(0, 1000),
+       off=st.floats(0.3, 0.45))
+def test_grid_boxes_put_a_find_off_its_cell_back_on_it_at_the_trays_size(k, tilt, turn, seed, off):
+    """A tray in perspective, its finds a little uneven in place and size, one find moved off its
+    cell and cut too small: its grid box is on its cell at the tray's size there, and says how far
+    off it was. (From 4x4: a homography through a 3x3 tray's nine finds can bend to one corner
+    find a third of a cell off; along a row or column, a find nearer half a cell off is counted
+    in the next one.)"""
+    rng = np.random.default_rng(seed)
+    dice = a_tray_in_perspective(k, tilt, turn, rng)
+    found = [(x + rng.normal(0, 0.3), y + rng.normal(0, 0.3), w * rng.uniform(0.95, 1.05), h * rng.uniform(0.95, 1.05), 0.9)
+             for x, y, w, h, _ in dice]
+    odd = int(rng.integers(len(dice)))
+    x, y, w, h, pitch = dice[odd]
+    angle = np.deg2rad(turn + 45)                          # moved along its cell's diagonal
+    found[odd] = (x + off * pitch * np.cos(angle), y + off * pitch * np.sin(angle), 0.6 * w, 0.6 * h, 0.9)
+    boxes = grid_boxes(found)
+    assert boxes is not None and len(boxes) == len(found)
+    gx, gy, gw, gh, told = boxes[odd]
+    assert np.hypot(gx - x, gy - y) < 0.1 * pitch
+    assert abs(np.log(gw / w)) < 0.15 and abs(np.log(gh / h)) < 0.15
+    assert told == pytest.approx(off, abs=0.12)
+    assert all(b[4] < 0.12 for i, b in enumerate(boxes) if i != odd)
+
+
+def test_grid_boxes_take_the_cells_proportions_for_a_tray_seen_low():
+    """A tray seen low: its rows are flattened to 0.4 of its columns' spacing, and the finder gave
+    every face a square box. The grid's boxes are as flat as the cells, the area the finds'."""
+    found = [(100.0 + 40 * c, 100.0 + 16 * r, 20.0, 20.0, 0.9) for r in range(4) for c in range(4)]
+    for x, y, w, h, off in grid_boxes(found):
+        assert w / h == pytest.approx(1 / 0.4, rel=0.01) and w * h == pytest.approx(400, rel=0.01) and off < 0.01
+
+
+def test_grid_boxes_need_a_grid():
+    scattered = [(float(x), float(y), 30.0, 30.0, 0.9) for x, y in np.random.default_rng(5).uniform(0, 600, (12, 2))]
+    assert grid_boxes(scattered) is None
+    assert grid_boxes(scattered[:4]) is None
+
+
+def test_a_doubtful_face_in_a_tray_is_read_again_from_its_grid_box(reader, monkeypatch):
+    """A tray of 16: a die's find is off its cell and its face doubtful; it is read again from
+    the grid's box, and the surer reading is kept. A sure face, and a doubtful one whose find is
+    more than GRID_LOOK_OFF of a cell off its grid box, are not read again."""
+    found = [(100.0 + 40 * c, 100.0 + 40 * r, 28.0, 28.0, 0.9) for r in range(4) for c in range(4)]
+    found[5] = (148.0, 140.0, 20.0, 20.0, 0.9)             # 8 px (a fifth of a cell) off, cut small
+    far = (GRID_LOOK_OFF + 0.1) * 40 / np.sqrt(2)
+    found[15] = (220.0 + far, 220.0 + far, 28.0, 28.0, 0.9)   # further off than a grid look trusts
+    first = np.tile(probabilities(E=1.0), (16, 1))
+    first[5] = first[15] = probabilities(A=0.4, E=0.35, O=0.25)
+    asked: list[list[tuple[float, float, float, float]]] = []
+
+    def classify(grey, boxes):
+        asked.append(list(boxes))
+        return np.tile(probabilities(O=0.9, A=0.1), (len(boxes), 1)), np.full((len(boxes), 4), 0.25)
+
+    monkeypatch.setattr(reader, "classify", classify)
+    probs = reader._grid_look(np.zeros((400, 400), np.uint8), found, first)
+    assert len(asked) == 1 and len(asked[0]) == 1
+    cx, cy, w, h = asked[0][0]
+    assert np.hypot(cx - 140, cy - 140) < 3 and 24 < w < 32 and 24 < h < 32
+    assert [FACES[int(p.argmax())] for p in probs] == ["E"] * 5 + ["O"] + ["E"] * 9 + ["A"]
+    assert first[5].max() < SECOND_LOOK
+
+
+def test_a_surer_first_reading_is_kept_over_the_grid_look(reader, monkeypatch):
+    found = [(100.0 + 40 * c, 100.0 + 40 * r, 28.0, 28.0, 0.9) for r in range(3) for c in range(3)]
+    first = np.tile(probabilities(E=1.0), (9, 1))
+    first[4] = probabilities(A=0.7, E=0.3)
+    calls = iter([first, probabilities(O=0.5, A=0.5)[None]])
+    monkeypatch.setattr(reader, "find", lambda *_: found)
+    monkeypatch.setattr(reader, "classify", lambda grey, boxes: (next(calls), np.full((len(boxes), 4), 0.25)))
+    assert reader.read(np.full((400, 400, 3), 120, np.uint8)).dice[4].face == "A"
+
+
+@pytest.mark.skipif(not hasattr(cv2.dnn, "ENGINE_CLASSIC"), reason="OpenCV without a choice of dnn engine")
+def test_the_networks_run_by_the_classic_engine_give_the_new_engines_outputs(reader):
+    """The reader loads its networks with OpenCV's classic dnn engine (faster on them); its outputs
+    are the new engine's."""
+    rng = np.random.default_rng(0)
+    cuts = rng.normal(0, 1, (5, 1, 32, 32)).astype(np.float32)
+    photo = rng.random((1, 3, 384, 384)).astype(np.float32)
+    for path, net, x, names in ((FACES_PATH, reader.faces, cuts, ["faces", "turns"]), (FINDER_PATH, reader.finder, photo, None)):
+        other = cv2.dnn.readNetFromONNX(str(path), cv2.dnn.ENGINE_NEW)
+        outs = []
+        for n in (net, other):
+            n.setInput(x)
+            outs.append(n.forward(names) if names else [n.forward()])
+        for a, b in zip(*outs):
+            np.testing.assert_allclose(np.asarray(a), np.asarray(b), atol=1e-3)
