@@ -6,6 +6,10 @@ from CoMNIST) on the 33 Ukrainian capitals.
     .venv/bin/python scripts/train_letters_uk.py --cache /tmp/letters-uk --held-out   # and its held-out figures
     .venv/bin/python scripts/train_letters_uk.py --cache /tmp/letters-uk --init vision/models/letters-uk.onnx \
         --epochs 8 --peak 6e-4 --out /tmp/letters-uk/on.onnx    # learn on from the shipped network
+    .venv/bin/python scripts/train_letters_uk.py --cache /tmp/letters-uk --transfer vision/models/letters-heldout.onnx \
+        --head-epochs 1 --epochs 6 --peak 1.5e-3 --out /tmp/letters-uk/latin.onnx    # start from the Latin network
+    scripts/fetch_fonts.sh uk && .venv/bin/python scripts/train_letters_uk.py --cache /tmp/letters-uk \
+        --font-scenes 100 ...    # and capitals in handwriting fonts (docs/vision.md: neither was shipped)
 
 The letters are CoMNIST's images of the *training* sessions, with Ґ Є І Ї made from real letters
 (:mod:`vision.synth.cyrillic`). The training sessions are cut once more
@@ -24,6 +28,12 @@ Ukrainian letter (А В Е К М Н О Р С Т Х, pen strokes as marker ink) a
 (``--homoglyphs``). The cut-outs are rendered once and kept (``--cache``); the network then learns
 from them for many epochs with cheap augmentations (:func:`train_letters.augment`), label
 smoothing, AdamW and a one-cycle schedule.
+
+``--transfer`` starts from another alphabet's exported network of the same shape (the Latin
+``letters-heldout.onnx``, which never saw a CoMNIST letter nor the І and Ї writers) with a new last
+layer (:func:`transferred`), fitted alone first (:func:`head_first`), then learns on as ``--init``
+does. ``--font-scenes`` adds boards of random capitals written in handwriting fonts with the 33
+Ukrainian capitals (:func:`font_set`; synthetic letters, kept apart in the cache).
 
 ``--init`` learns on from an exported network of the same shape (:func:`train_letters.from_onnx`; the export
 folded its batch norms into the convolutions, so they stay frozen as the identity), with a lower

@@ -111,11 +111,12 @@ def test_font_fetcher_without_npm_says_what_to_install_and_makes_nothing(tmp_pat
     repo, bin_dir = tmp_path / "repo", tmp_path / "bin"
     (repo / "scripts").mkdir(parents=True)
     bin_dir.mkdir()
-    for name in ("fetch_fonts.sh", "handwriting-fonts.txt"):
+    for name in ("fetch_fonts.sh", "handwriting-fonts.txt", "handwriting-fonts-uk.txt"):
         shutil.copy(root / "scripts" / name, repo / "scripts" / name)
     (bin_dir / "dirname").symlink_to(shutil.which("dirname"))  # all the script runs before it looks for npm
-    done = subprocess.run(["/bin/bash", str(repo / "scripts" / "fetch_fonts.sh")], capture_output=True, text=True,
-                          env={"PATH": str(bin_dir)}, timeout=30)
-    assert done.returncode == 1
-    assert "needs npm" in done.stderr and "apt-get install npm" in done.stderr
-    assert not (repo / ".fonts").exists()
+    for which in ([], ["uk"]):  # the Latin fonts, and those with the Ukrainian capitals
+        done = subprocess.run(["/bin/bash", str(repo / "scripts" / "fetch_fonts.sh"), *which], capture_output=True,
+                              text=True, env={"PATH": str(bin_dir)}, timeout=30)
+        assert done.returncode == 1
+        assert "needs npm" in done.stderr and "apt-get install npm" in done.stderr
+    assert not (repo / ".fonts").exists() and not (repo / ".fonts-uk").exists()
