@@ -6,6 +6,10 @@ from CoMNIST) on the 33 Ukrainian capitals.
     .venv/bin/python scripts/train_letters_uk.py --cache /tmp/letters-uk --held-out   # and its held-out figures
     .venv/bin/python scripts/train_letters_uk.py --cache /tmp/letters-uk --init vision/models/letters-uk.onnx \
         --epochs 8 --peak 6e-4 --out /tmp/letters-uk/on.onnx    # learn on from the shipped network
+    .venv/bin/python scripts/train_letters_uk.py --cache /tmp/letters-uk --transfer vision/models/letters-heldout.onnx \
+        --head-epochs 1 --epochs 6 --peak 1.5e-3 --out /tmp/letters-uk/latin.onnx    # start from the Latin network
+    scripts/fetch_fonts.sh uk && .venv/bin/python scripts/train_letters_uk.py --cache /tmp/letters-uk \
+        --font-scenes 100 ...    # and capitals in handwriting fonts (docs/vision.md: neither was shipped)
 
 The letters are CoMNIST's images of the *training* sessions, with Ґ Є І Ї made from real letters
 (:mod:`vision.synth.cyrillic`). The training sessions are cut once more
@@ -25,6 +29,12 @@ Ukrainian letter (А В Е К М Н О Р С Т Х, pen strokes as marker ink) a
 from them for many epochs with cheap augmentations (:func:`train_letters.augment`), label
 smoothing, AdamW and a one-cycle schedule.
 
+``--transfer`` starts from another alphabet's exported network of the same shape (the Latin
+``letters-heldout.onnx``, which never saw a CoMNIST letter nor the І and Ї writers) with a new last
+layer (:func:`transferred`), fitted alone first (:func:`head_first`), then learns on as ``--init``
+does. ``--font-scenes`` adds boards of random capitals written in handwriting fonts with the 33
+Ukrainian capitals (:func:`font_set`; synthetic letters, kept apart in the cache).
+
 ``--init`` learns on from an exported network of the same shape (:func:`train_letters.from_onnx`; the export
 folded its batch norms into the convolutions, so they stay frozen as the identity), with a lower
 one-cycle peak (``--peak``), reading the tuning run after each epoch and keeping the best epoch
@@ -39,6 +49,7 @@ and in scenes), with the constructed letters apart.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import pathlib
 import sys
@@ -104,6 +115,37 @@ def scene_set(labels: np.ndarray, items: list, passes: int, seed: int, workers: 
             jobs.append((seed * 7919 + p * 100_003 + k, "".join(labels[part]), [items[i] for i in part],
                          marker[p % len(marker)]))
     return _run_jobs(_scene_job, jobs, workers, log)
+
+
+#: where ``scripts/fetch_fonts.sh uk`` puts the handwriting fonts with Cyrillic capitals
+#: (scripts/handwriting-fonts-uk.txt): apart from the Latin training's .fonts/, which they would join
+UK_FONT_DIR = pathlib.Path(__file__).resolve().parents[1] / ".fonts-uk"
+
+
+@functools.lru_cache(maxsize=None)
+def _uk_fonts(font_dir: str):
+    """The handwriting fonts under ``font_dir`` that draw all 33 Ukrainian capitals (their Cyrillic
+    web-font files), read once per rendering process."""
+    from vision.synth.fontink import HandwritingFonts
+    from vision.synth.handwriting import TRAINING_HAND
+
+    return HandwritingFonts.find([font_dir], hand=TRAINING_HAND, alphabet=UK_ALPHABET, subset="cyrillic")
+
+
+def _font_job(job) -> tuple[np.ndarray, np.ndarray]:
+    """One photographed board of random Ukrainian capitals in handwriting fonts."""
+    seed, count, font_dir = job
+    from vision.synth.letterdata import scene_letter_images
+
+    rng = np.random.default_rng([seed, 17])
+    letters = "".join(UK_ALPHABET[i] for i in rng.integers(0, len(UK_ALPHABET), count))
+    return scene_letter_images(_reader(BOARDS[seed % len(BOARDS)]), letters, seed, _uk_fonts(font_dir), UK_ALPHABET)
+
+
+def font_set(scenes: int, seed: int, font_dir: str, workers: int, log=print) -> tuple[np.ndarray, np.ndarray]:
+    """``scenes`` photographed boards of 120 random Ukrainian capitals each, written in the
+    handwriting fonts under ``font_dir`` (synthetic letters: no writer's)."""
+    return _run_jobs(_font_job, [(seed * 104_729 + k, 120, font_dir) for k in range(scenes)], workers, log)
 
 
 def homoglyph_strokes(most: int, seed: int) -> tuple[np.ndarray, list]:
@@ -207,6 +249,45 @@ def learn_on(net, images: np.ndarray, labels: np.ndarray, epochs: int, peak: flo
     return best_net, best, first
 
 
+def transferred(path: pathlib.Path, classes: int, depth: int = 1):
+    """A network of another alphabet's (``path``, exported by :func:`train_letters.export`, e.g.
+    the Latin ``letters-heldout.onnx``) with a new, untrained last layer of ``classes`` outputs:
+    its convolutions and feature layer (pen strokes, shared across scripts) are kept as the start."""
+    import torch.nn as nn
+
+    source = from_onnx(path, classes=26, depth=depth)
+    last = source[-1]
+    source[-1] = nn.Linear(last.in_features, classes)
+    return source
+
+
+def head_first(net, images: np.ndarray, labels: np.ndarray, epochs: int, peak: float, seed: int,
+               threads: int = 1, log=print) -> None:
+    """Only ``net``'s last layer learns for ``epochs`` epochs (one cycle peaking at ``peak``), the
+    rest held as it is: the new head of :func:`transferred` is fitted before the whole network
+    learns on, so that its first random errors do not unsettle the kept layers."""
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    body = list(net.parameters())[:-2]
+    for p in body:
+        p.requires_grad_(False)
+    x = torch.tensor(images).float().div(255).unsqueeze(1)
+    y = torch.tensor(labels).long()
+    batch = 256
+    steps = epochs * max(1, len(x) // batch)
+    opt = torch.optim.AdamW(net[-1].parameters(), peak / 10, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, peak, total_steps=steps, pct_start=0.2)
+    c0 = time.process_time()
+    for epoch in range(epochs):
+        loss = one_epoch(net, x, y, opt, sched, steps, batch, frozen_norms=True)
+        log(f"head epoch {epoch + 1}/{epochs}: loss {loss:.3f} ({time.process_time() - c0:.0f} s of CPU)")
+    for p in body:
+        p.requires_grad_(True)
+    net.eval()
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(UK_MODEL_PATH))
@@ -218,6 +299,10 @@ def main(argv=None) -> int:
     ap.add_argument("--most", type=int, default=450, help="training letters of each kind at most")
     ap.add_argument("--homoglyphs", type=int, default=200, help="recorded Latin capitals drawn like a Ukrainian "
                     "one (A B C E H K M O P T X) added as that letter, at most this many of each (0: none)")
+    ap.add_argument("--font-scenes", type=int, default=0, help="boards of 120 random capitals written in "
+                    "handwriting fonts with Cyrillic capitals (scripts/fetch_fonts.sh uk) added (0: none)")
+    ap.add_argument("--fonts", type=pathlib.Path, default=UK_FONT_DIR, metavar="DIR",
+                    help="where those fonts are (default .fonts-uk/)")
     ap.add_argument("--cache", type=pathlib.Path, default=None, metavar="DIR",
                     help="keep the rendered cut-outs here and read them from here the next time")
     ap.add_argument("--held-out", action="store_true", help="also report on the held-out writers")
@@ -227,6 +312,11 @@ def main(argv=None) -> int:
     ap.add_argument("--init", type=pathlib.Path, default=None, metavar="ONNX",
                     help="learn on from this exported network (same shape) instead of from scratch")
     ap.add_argument("--peak", type=float, default=6e-4, help="the one-cycle peak learning rate with --init")
+    ap.add_argument("--transfer", type=pathlib.Path, default=None, metavar="ONNX",
+                    help="start from another alphabet's exported network (same shape; e.g. the Latin "
+                    "vision/models/letters-heldout.onnx) with a new last layer: first the last layer alone "
+                    "(--head-epochs), then everything with --epochs and --peak")
+    ap.add_argument("--head-epochs", type=int, default=1, help="epochs of the new last layer alone with --transfer")
     args = ap.parse_args(argv)
     t0 = time.time()
     learn_all, tuning = tuning_split(seed=args.seed)
@@ -244,6 +334,11 @@ def main(argv=None) -> int:
         letters, strokes = homoglyph_strokes(args.homoglyphs, args.seed)
         parts.append(cached(at(f"homoglyphs-{args.homoglyphs}"),
                             lambda: scene_set(letters, strokes, 2, args.seed + 3, args.workers)))
+    if args.font_scenes:
+        families = len(_uk_fonts(str(args.fonts)))
+        print(f"{families} handwriting font families with the 33 capitals in {args.fonts}")
+        parts.append(cached(at(f"fonts-{args.font_scenes}"),
+                            lambda: font_set(args.font_scenes, args.seed + 5, str(args.fonts), args.workers)))
     x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
     checks = {name: cached(at(f"tuning-{name}"), lambda m=m: scene_set(tuning.labels, list(tuning.images), 2,
                                                                        args.seed + 1, args.workers, log=lambda *a: None,
@@ -253,11 +348,15 @@ def main(argv=None) -> int:
     print(f"{len(y)} training images, {len(check[1])} tuning images ({time.time() - t0:.0f} s)")
     c0 = time.process_time()
     out = pathlib.Path(args.out)
-    if args.init is not None:
-        start = from_onnx(args.init, len(UK_ALPHABET), args.depth)
+    if args.init is not None or args.transfer is not None:
+        if args.transfer is not None:
+            start = transferred(args.transfer, len(UK_ALPHABET), args.depth)
+            head_first(start, x, y, args.head_epochs, 3e-3, args.seed, args.threads)
+        else:
+            start = from_onnx(args.init, len(UK_ALPHABET), args.depth)
         net, best, first = learn_on(start, x, y, args.epochs, args.peak, args.seed, check, out, args.threads)
         if best <= first:
-            print(f"no epoch read the tuning run better than {args.init}; {out} not written")
+            print(f"no epoch read the tuning run better than {args.init or args.transfer} did; {out} not written")
             return 1
     else:
         net = train(x, y, args.width, args.epochs, args.seed, check=check, threads=args.threads, depth=args.depth,

@@ -25,6 +25,28 @@ def test_web_font_packages_keep_latin_upright_faces_one_family_per_name(tmp_path
                      ("caveat", "caveat-latin-400-normal.woff"), ("caveat", "caveat-latin-700-normal.woff")]
 
 
+def test_the_cyrillic_files_of_web_font_packages_are_kept_when_asked_for(tmp_path):
+    for name in ("caveat-latin-400-normal.woff", "caveat-cyrillic-400-normal.woff", "caveat-cyrillic-ext-400-normal.woff",
+                 "caveat-cyrillic-400-italic.woff", "neucha-cyrillic-400-normal.woff"):
+        (tmp_path / name).write_bytes(b"")
+    found = sorted((f.family, f.path.name) for f in font_files([tmp_path], subset="cyrillic"))
+    assert found == [("caveat", "caveat-cyrillic-400-normal.woff"), ("neucha", "neucha-cyrillic-400-normal.woff")]
+
+
+DEJAVU_SANS = pathlib.Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+@pytest.mark.skipif(not (HUMOR_SANS.is_dir() and DEJAVU_SANS.is_file()), reason="fonts-humor-sans or fonts-dejavu missing")
+def test_for_the_ukrainian_capitals_only_a_font_drawing_all_33_is_used():
+    from vision.letters import UK_ALPHABET
+
+    with pytest.raises(NoFontsFound, match="33 capitals"):
+        HandwritingFonts.find([HUMOR_SANS], alphabet=UK_ALPHABET)  # Latin letters only
+    fonts = HandwritingFonts.find([DEJAVU_SANS.parent], families=["DejaVuSans"], alphabet=UK_ALPHABET)
+    ink = fonts("Ї", 48, np.random.default_rng(0))
+    assert ink.shape == (48, 48) and (ink > 0.5).any()
+
+
 def test_unreadable_or_missing_fonts_are_refused_with_a_clear_error(tmp_path):
     (tmp_path / "broken-latin-400-normal.woff").write_bytes(b"not a font")
     with pytest.raises(NoFontsFound, match="26 capitals"):
@@ -89,11 +111,12 @@ def test_font_fetcher_without_npm_says_what_to_install_and_makes_nothing(tmp_pat
     repo, bin_dir = tmp_path / "repo", tmp_path / "bin"
     (repo / "scripts").mkdir(parents=True)
     bin_dir.mkdir()
-    for name in ("fetch_fonts.sh", "handwriting-fonts.txt"):
+    for name in ("fetch_fonts.sh", "handwriting-fonts.txt", "handwriting-fonts-uk.txt"):
         shutil.copy(root / "scripts" / name, repo / "scripts" / name)
     (bin_dir / "dirname").symlink_to(shutil.which("dirname"))  # all the script runs before it looks for npm
-    done = subprocess.run(["/bin/bash", str(repo / "scripts" / "fetch_fonts.sh")], capture_output=True, text=True,
-                          env={"PATH": str(bin_dir)}, timeout=30)
-    assert done.returncode == 1
-    assert "needs npm" in done.stderr and "apt-get install npm" in done.stderr
-    assert not (repo / ".fonts").exists()
+    for which in ([], ["uk"]):  # the Latin fonts, and those with the Ukrainian capitals
+        done = subprocess.run(["/bin/bash", str(repo / "scripts" / "fetch_fonts.sh"), *which], capture_output=True,
+                              text=True, env={"PATH": str(bin_dir)}, timeout=30)
+        assert done.returncode == 1
+        assert "needs npm" in done.stderr and "apt-get install npm" in done.stderr
+    assert not (repo / ".fonts").exists() and not (repo / ".fonts-uk").exists()

@@ -154,3 +154,28 @@ def test_the_training_learns_on_from_an_exported_network_read_back_as_it_was(tmp
     assert LetterModel.load(second, UK_ALPHABET).outputs(x[:, 0])[1].shape == (5, 33)
     with pytest.raises(ValueError, match="not a network of build_net's shape"):
         module.from_onnx(first, len(UK_ALPHABET), depth=2)
+
+
+@pytest.mark.slow
+def test_a_latin_network_is_the_start_of_a_ukrainian_one_with_a_new_last_layer(tmp_path):
+    import torch
+
+    module = script_module("train_letters_uk")
+    from train_letters import build_net, export
+
+    torch.manual_seed(0)
+    latin = build_net(4, 1, len(ALPHABET)).eval()
+    path = tmp_path / "latin.onnx"
+    export(latin, 0.75, path)
+    net = module.transferred(path, len(UK_ALPHABET)).eval()
+    x = torch.tensor(np.random.default_rng(0).random((5, 1, 28, 28)).astype(np.float32))
+    with torch.no_grad():
+        assert np.allclose(latin[:-1](x).numpy(), net[:-1](x).numpy(), atol=1e-4)  # the Latin features kept
+        assert net(x).shape == (5, 33)
+    kept = [p.detach().clone() for p in net.parameters()]
+    rng = np.random.default_rng(1)
+    images, labels = (rng.random((300, 28, 28)) * 255).astype(np.uint8), rng.integers(0, 33, 300)
+    module.head_first(net, images, labels, 1, 1e-2, 0, log=lambda *a: None)
+    moved = [not torch.equal(a, b) for a, b in zip(kept, net.parameters())]
+    assert moved[-2:] == [True, True] and not any(moved[:-2])  # only the new last layer learnt
+    assert all(p.requires_grad for p in net.parameters())  # and everything learns on afterwards

@@ -34,11 +34,10 @@ FONT_DIR = pathlib.Path(__file__).resolve().parents[2] / ".fonts"
 DRAWN_WIDTH = 1.5
 
 _WEB_FONT_SUBSET = re.compile(r"-\d+-(normal|italic)$")  # caveat-cyrillic-400-normal
-_LATIN_UPRIGHT = re.compile(r"^(?P<family>.+)-latin-\d+-normal$")  # caveat-latin-400-normal
 
 
 class NoFontsFound(FileNotFoundError):
-    """No usable handwriting font (one with all 26 capitals) was found."""
+    """No usable handwriting font (one with every capital of the alphabet) was found."""
 
 
 @dataclass(frozen=True)
@@ -47,12 +46,13 @@ class FontFile:
     path: pathlib.Path
 
 
-def font_files(dirs: Iterable[pathlib.Path | str]) -> list[FontFile]:
+def font_files(dirs: Iterable[pathlib.Path | str], subset: str = "latin") -> list[FontFile]:
     """Font files under ``dirs`` (searched recursively): ``.ttf``, ``.otf`` and ``.woff``.
 
     Web-font packages split a face into subsets (``caveat-latin-400-normal.woff``,
-    ``caveat-cyrillic-...``): only the plain Latin, upright subsets are kept, and the family is
-    the part before the subset, so that a family's weights count as one hand.
+    ``caveat-cyrillic-...``): only the upright files of ``subset`` (the plain Latin one unless
+    told, ``"cyrillic"`` for the Ukrainian capitals) are kept, and the family is the part before
+    the subset, so that a family's weights count as one hand.
 
     >>> import tempfile
     >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -60,7 +60,10 @@ def font_files(dirs: Iterable[pathlib.Path | str]) -> list[FontFile]:
     ...     _ = (d / name).write_bytes(b"")
     >>> [(f.family, f.path.name) for f in font_files([d])]
     [('Hand', 'Hand.ttf'), ('caveat', 'caveat-latin-400-normal.woff')]
+    >>> [(f.family, f.path.name) for f in font_files([d], subset="cyrillic")]
+    [('Hand', 'Hand.ttf'), ('caveat', 'caveat-cyrillic-400-normal.woff')]
     """
+    upright = re.compile(rf"^(?P<family>.+)-{re.escape(subset)}-\d+-normal$")
     out = []
     for d in dirs:
         d = pathlib.Path(d)
@@ -71,7 +74,7 @@ def font_files(dirs: Iterable[pathlib.Path | str]) -> list[FontFile]:
                 continue
             family = path.stem
             if _WEB_FONT_SUBSET.search(path.stem):
-                m = _LATIN_UPRIGHT.match(path.stem)
+                m = upright.match(path.stem)
                 if m is None:
                     continue
                 family = m["family"]
@@ -101,13 +104,14 @@ def glyph_mask(path: pathlib.Path, letter: str, px: int = 96) -> np.ndarray | No
     return ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1].copy()
 
 
-def has_capitals(path: pathlib.Path) -> bool:
-    """Does the font draw all 26 capitals, each its own shape? A font without them draws one
-    placeholder box for every missing letter."""
-    masks = [m for m in (glyph_mask(path, ch) for ch in ALPHABET) if m is not None]
-    if len(masks) < len(ALPHABET):
+def has_capitals(path: pathlib.Path, alphabet: str = ALPHABET) -> bool:
+    """Does the font draw every capital of ``alphabet`` (the 26 Latin ones unless told), each its
+    own shape? A font without them draws one placeholder box, pixel for pixel the same, for every
+    missing letter (Н and П of a plain sans may have the same size and ink, not the same pixels)."""
+    masks = [m for m in (glyph_mask(path, ch) for ch in alphabet) if m is not None]
+    if len(masks) < len(alphabet):
         return False
-    return len({(m.shape, round(float(m.sum()), 1)) for m in masks}) == len(ALPHABET)
+    return len({(m.shape, np.round(m, 2).tobytes()) for m in masks}) == len(alphabet)
 
 
 def stroke_width(mask: np.ndarray) -> float:
@@ -140,17 +144,18 @@ def with_stroke_width(mask: np.ndarray, target: float) -> np.ndarray:
 
 
 class HandwritingFonts:
-    """A set of handwriting fonts that each have all 26 capitals; an ink renderer (see
-    :data:`vision.synth.letterdata.InkRenderer`) that draws a letter in a random one of them.
+    """A set of handwriting fonts that each have every capital of ``alphabet`` (the 26 Latin ones
+    unless told); an ink renderer (see :data:`vision.synth.letterdata.InkRenderer`) that draws a
+    letter in a random one of them.
 
     ``render`` picks a family uniformly (so a family with four weights is not four times as
     likely), then one of its files."""
 
-    def __init__(self, files: Sequence[FontFile], hand: Hand = TABLE_HAND):
+    def __init__(self, files: Sequence[FontFile], hand: Hand = TABLE_HAND, alphabet: str = ALPHABET):
         self.hand = hand  #: how large and thick the letters are drawn
-        usable = [f for f in files if has_capitals(f.path)]
+        usable = [f for f in files if has_capitals(f.path, alphabet)]
         if not usable:
-            raise NoFontsFound("no handwriting font with all 26 capitals was found")
+            raise NoFontsFound(f"no handwriting font with all {len(alphabet)} capitals of {alphabet} was found")
         families: dict[str, list[pathlib.Path]] = {}
         for f in usable:
             families.setdefault(f.family, []).append(f.path)
@@ -158,13 +163,14 @@ class HandwritingFonts:
 
     @classmethod
     def find(cls, dirs: Iterable[pathlib.Path | str], families: Iterable[str] | None = None,
-             hand: Hand = TABLE_HAND) -> "HandwritingFonts":
-        """The fonts under ``dirs``; only ``families`` (names as in :func:`font_files`) if given."""
-        files = font_files(dirs)
+             hand: Hand = TABLE_HAND, alphabet: str = ALPHABET, subset: str = "latin") -> "HandwritingFonts":
+        """The fonts under ``dirs`` (web fonts: their ``subset`` files); only ``families`` (names
+        as in :func:`font_files`) if given; each must draw every capital of ``alphabet``."""
+        files = font_files(dirs, subset)
         if families is not None:
             wanted = set(families)
             files = [f for f in files if f.family in wanted]
-        return cls(files, hand)
+        return cls(files, hand, alphabet)
 
     def __len__(self) -> int:
         return len(self.families)
