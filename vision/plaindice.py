@@ -74,6 +74,11 @@ OFF_CELL = 0.35
 #: a doubtful face is read again from the box the tray's grid gives it (:func:`grid_boxes`) when
 #: that box's centre is within this share of a cell of the find's
 GRID_LOOK_OFF = 0.5
+#: :func:`grid_boxes` fits the tray's perspective again through the finds within this share of a
+#: cell of their cells (a homography through a tray's finds can bend to a corner find a third of a
+#: cell off and still keep it within RANSAC's reach), when at least :data:`GRID_FIT_MIN` are
+GRID_NEAR = 0.1
+GRID_FIT_MIN = 8
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
 FINDER_PATH = MODELS / "plaindice-finder.onnx"
 FACES_PATH = MODELS / "plaindice-faces.onnx"
@@ -583,6 +588,11 @@ def grid_boxes(found: list[tuple[float, float, float, float, float]]
     if homography is None:
         return None
     at = cv2.perspectiveTransform(cells[None], homography)[0]
+    near = np.hypot(*(pts - at).T) < GRID_NEAR * step
+    if GRID_FIT_MIN <= near.sum() < len(pts):   # a corner find off its cell can bend the fit to it: again without
+        again, _ = cv2.findHomography(cells[near], pts[near], 0)
+        if again is not None:
+            homography, at = again, cv2.perspectiveTransform(cells[None], again)[0]
     extents, sides = [], []
     for c, r in cells:                      # the cell at (c, r): the homography's derivative there
         x, y, z = homography @ np.array([c, r, 1.0])
