@@ -407,6 +407,10 @@ SPOIL = True  #: spoil the real cuts as a worse photo would (``--no-spoil`` trai
 #: how often a spoilt cut is shaken (motion blur), and its longest streak in pixels of the cut
 #: (``--shake``: 0.3 and 10, a camera shaken as in the worst photos, rather than 0.15 and 6)
 BLUR_SHARE, BLUR_LONGEST = 0.15, 6.0
+#: faces drawn ``WEIGH_BY`` times more often than their share (``--weigh S,B,D,O``: the pairs the
+#: reader confuses most on train's labelled boxes, a blurred S read as B, a D as O)
+WEIGH: tuple[str, ...] = ()
+WEIGH_BY = 3.0
 JITTER = 1.0  #: how far the real cuts' boxes are put off (``--jitter``: a multiple of the usual)
 
 
@@ -497,6 +501,27 @@ def real_dice(photos) -> list[tuple[np.ndarray, tuple[int, int, int, int], int]]
     return out
 
 
+def draw_chances(faces: list[int], weigh: tuple[str, ...] = (), by: float = 3.0) -> np.ndarray:
+    """How likely each real cut (its face index in ``faces``) is drawn into a batch: a face's cuts
+    together as likely as the root of their number (rare faces drawn more often), the faces named
+    in ``weigh`` ``by`` times more (the pairs the reader confuses, ``--weigh``).
+
+    >>> e, s = pd.FACES.index("E"), pd.FACES.index("S")
+    >>> p = draw_chances([e, e, e, e, s])
+    >>> round(float(p[:4].sum() / p[4]), 6)
+    2.0
+    >>> p = draw_chances([e, e, e, e, s], ("S",), 3.0)
+    >>> round(float(p[4] / p[:4].sum()), 6), round(float(p.sum()), 6)
+    (1.5, 1.0)
+    """
+    counts = np.bincount(faces, minlength=len(pd.FACES)).astype(np.float64)
+    weight = 1.0 / np.sqrt(np.maximum(counts, 1))
+    for face in weigh:
+        weight[pd.FACES.index(face)] *= by
+    chances = weight[np.asarray(faces)]
+    return chances / chances.sum()
+
+
 def train_faces(minutes: float, out: str, seed: int = 2) -> None:
     import torch
     from torch import nn
@@ -505,10 +530,7 @@ def train_faces(minutes: float, out: str, seed: int = 2) -> None:
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     train, val = real_dice(load("train")), real_dice(load("val"))
-    counts = np.bincount([f for _, _, f in train], minlength=len(pd.FACES)).astype(np.float64)
-    weight = 1.0 / np.sqrt(np.maximum(counts, 1))       # rare faces drawn more often
-    pick_p = np.array([weight[f] for _, _, f in train])
-    pick_p /= pick_p.sum()
+    pick_p = draw_chances([f for _, _, f in train], WEIGH, WEIGH_BY)
     net = faces_net()
     some = rng.integers(len(train), size=512)
     resume(net, out, torch.from_numpy(np.stack([jittered_cut(train[i][0], train[i][1], rng.uniform(0, 360), rng, 0.0)
@@ -558,9 +580,15 @@ def main() -> int:
                         help="the finder's views also turned any angle, tilted, further off and spoilt")
     parser.add_argument("--turned-trays", action="store_true",
                         help="cut 40 %% of the real faces as from the photo turned up to 40 degrees")
+    parser.add_argument("--weigh", default="", help="faces (comma-separated) drawn more often, e.g. S,B,D,O")
+    parser.add_argument("--weigh-by", type=float, default=3.0, help="how many times more often --weigh's faces are drawn")
     parser.add_argument("--jitter", type=float, default=1.0, help="put the real cuts' boxes this many times further off")
     args = parser.parse_args()
-    global RESUME, TOP_LR, SPOIL, BLUR_SHARE, BLUR_LONGEST, JITTER, HARDER, TURNED_TRAYS
+    global RESUME, TOP_LR, SPOIL, BLUR_SHARE, BLUR_LONGEST, JITTER, HARDER, TURNED_TRAYS, WEIGH, WEIGH_BY
+    WEIGH = tuple(f.strip().upper() for f in args.weigh.split(",") if f.strip())
+    if unknown := [f for f in WEIGH if f not in pd.FACES]:
+        parser.error(f"--weigh names faces the reader does not know: {', '.join(unknown)}")
+    WEIGH_BY = args.weigh_by
     HARDER = args.harder
     TURNED_TRAYS = 0.4 if args.turned_trays else 0.0
     JITTER = args.jitter
