@@ -7,6 +7,8 @@
     .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --lr 1e-3 --minutes 15 --seed 5   # the shipped round
     .venv/bin/python scripts/train_plain_dice.py finder --harder --resume --lr 1e-3 --minutes 12 --seed 11   # tried, not kept
     .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --turned-trays --lr 1e-3 --minutes 10 --seed 13   # tried, not kept
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --weigh S,B,D,O --lr 1e-3 --minutes 7 --seed 22   # tried, not kept
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --tall --weigh S,B,D,O --lr 1e-3 --minutes 6 --seed 22   # tried, not kept
 
 The photos are the Boggle Boards photos in shared/data/dice/boggle-boards (Public Domain, by the
 makers of BoardBoss through Roboflow; vision/models/NOTICE). Only the ``train`` part of the split
@@ -23,7 +25,10 @@ train without, ``--shake`` to shake more often and longer, as the worst photos a
 ``--turned-trays`` 40 % of the real cuts are made as from the photo turned up to 40 degrees, the
 box the upright box round the turned face; ``--harder`` the finder's views are also turned up to
 35 degrees, tilted, zoomed further out and spoilt (both tried in issue 24's third round, neither
-kept: docs/vision.md). With
+kept: docs/vision.md). ``--weigh S,B,D,O`` draws those faces' real cuts ``--weigh-by`` (3) times
+more often (:func:`draw_chances`), and ``--tall`` cuts 40 % of the flat faces (a tray seen low)
+from boxes up to 2.7 times taller, as the finder boxes them (both tried in the fifth round, not
+kept). With
 ``--resume`` a run goes on from the last run's weights (``OUT.pt``, else the network at ``OUT``
 itself, unfolded from its ONNX file), best with a lower ``--lr``.
 Its second output is the quarter turn
@@ -392,6 +397,8 @@ def jittered_cut(grey: np.ndarray, box, angle: float, rng: np.random.Generator, 
     if rng.random() < TURNED_TRAYS:        # the photo turned: its box is the upright box round the turned face
         t = np.deg2rad(rng.uniform(0, 40))
         w, h = w * np.cos(t) + h * np.sin(t), w * np.sin(t) + h * np.cos(t)
+    if h < FLAT * w and rng.random() < TALL_SHARE:   # a die seen low: the finder's box taller than its flat face
+        h *= float(np.exp(rng.uniform(0.0, 1.0)))
     cx = (x0 + x1) / 2 + rng.normal(0, 0.06 * jitter) * w
     cy = (y0 + y1) / 2 + rng.normal(0, 0.06 * jitter) * h
     scale = np.exp(rng.normal(0, 0.08 * jitter))
@@ -403,6 +410,9 @@ def jittered_cut(grey: np.ndarray, box, angle: float, rng: np.random.Generator, 
 #: the share of real cuts made as from the photo turned up to 40 degrees (``--turned-trays``: 0.4): the
 #: face's box is then the upright box round the turned face, larger, with some of its neighbours
 TURNED_TRAYS = 0.0
+#: ``--tall``: of the real faces seen low (flatter than ``FLAT``, height to width), this share is cut
+#: from a box up to e (2.7) times taller, as the finder boxes a far, low tray's flattened faces
+TALL_SHARE, FLAT = 0.0, 0.75
 SPOIL = True  #: spoil the real cuts as a worse photo would (``--no-spoil`` trains on them as cut)
 #: how often a spoilt cut is shaken (motion blur), and its longest streak in pixels of the cut
 #: (``--shake``: 0.3 and 10, a camera shaken as in the worst photos, rather than 0.15 and 6)
@@ -582,13 +592,16 @@ def main() -> int:
                         help="cut 40 %% of the real faces as from the photo turned up to 40 degrees")
     parser.add_argument("--weigh", default="", help="faces (comma-separated) drawn more often, e.g. S,B,D,O")
     parser.add_argument("--weigh-by", type=float, default=3.0, help="how many times more often --weigh's faces are drawn")
+    parser.add_argument("--tall", action="store_true",
+                        help="cut 40 %% of the flat faces (seen low) from boxes up to 2.7 times taller")
     parser.add_argument("--jitter", type=float, default=1.0, help="put the real cuts' boxes this many times further off")
     args = parser.parse_args()
-    global RESUME, TOP_LR, SPOIL, BLUR_SHARE, BLUR_LONGEST, JITTER, HARDER, TURNED_TRAYS, WEIGH, WEIGH_BY
+    global RESUME, TOP_LR, SPOIL, BLUR_SHARE, BLUR_LONGEST, JITTER, HARDER, TURNED_TRAYS, WEIGH, WEIGH_BY, TALL_SHARE
     WEIGH = tuple(f.strip().upper() for f in args.weigh.split(",") if f.strip())
     if unknown := [f for f in WEIGH if f not in pd.FACES]:
         parser.error(f"--weigh names faces the reader does not know: {', '.join(unknown)}")
     WEIGH_BY = args.weigh_by
+    TALL_SHARE = 0.4 if args.tall else 0.0
     HARDER = args.harder
     TURNED_TRAYS = 0.4 if args.turned_trays else 0.0
     JITTER = args.jitter
