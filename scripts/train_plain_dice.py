@@ -7,6 +7,8 @@
     .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --lr 1e-3 --minutes 15 --seed 5   # the shipped round
     .venv/bin/python scripts/train_plain_dice.py finder --harder --resume --lr 1e-3 --minutes 12 --seed 11   # tried, not kept
     .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --turned-trays --lr 1e-3 --minutes 10 --seed 13   # tried, not kept
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --weigh S,B,D,O --lr 1e-3 --minutes 7 --seed 22   # tried, not kept
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --tall --weigh S,B,D,O --lr 1e-3 --minutes 6 --seed 22   # tried, not kept
 
 The photos are the Boggle Boards photos in shared/data/dice/boggle-boards (Public Domain, by the
 makers of BoardBoss through Roboflow; vision/models/NOTICE). Only the ``train`` part of the split
@@ -23,7 +25,10 @@ train without, ``--shake`` to shake more often and longer, as the worst photos a
 ``--turned-trays`` 40 % of the real cuts are made as from the photo turned up to 40 degrees, the
 box the upright box round the turned face; ``--harder`` the finder's views are also turned up to
 35 degrees, tilted, zoomed further out and spoilt (both tried in issue 24's third round, neither
-kept: docs/vision.md). With
+kept: docs/vision.md). ``--weigh S,B,D,O`` draws those faces' real cuts ``--weigh-by`` (3) times
+more often (:func:`draw_chances`), and ``--tall`` cuts 40 % of the flat faces (a tray seen low)
+from boxes up to 2.7 times taller, as the finder boxes them (both tried in the fifth round, not
+kept). With
 ``--resume`` a run goes on from the last run's weights (``OUT.pt``, else the network at ``OUT``
 itself, unfolded from its ONNX file), best with a lower ``--lr``.
 Its second output is the quarter turn
@@ -392,6 +397,8 @@ def jittered_cut(grey: np.ndarray, box, angle: float, rng: np.random.Generator, 
     if rng.random() < TURNED_TRAYS:        # the photo turned: its box is the upright box round the turned face
         t = np.deg2rad(rng.uniform(0, 40))
         w, h = w * np.cos(t) + h * np.sin(t), w * np.sin(t) + h * np.cos(t)
+    if h < FLAT * w and rng.random() < TALL_SHARE:   # a die seen low: the finder's box taller than its flat face
+        h *= float(np.exp(rng.uniform(0.0, 1.0)))
     cx = (x0 + x1) / 2 + rng.normal(0, 0.06 * jitter) * w
     cy = (y0 + y1) / 2 + rng.normal(0, 0.06 * jitter) * h
     scale = np.exp(rng.normal(0, 0.08 * jitter))
@@ -403,10 +410,17 @@ def jittered_cut(grey: np.ndarray, box, angle: float, rng: np.random.Generator, 
 #: the share of real cuts made as from the photo turned up to 40 degrees (``--turned-trays``: 0.4): the
 #: face's box is then the upright box round the turned face, larger, with some of its neighbours
 TURNED_TRAYS = 0.0
+#: ``--tall``: of the real faces seen low (flatter than ``FLAT``, height to width), this share is cut
+#: from a box up to e (2.7) times taller, as the finder boxes a far, low tray's flattened faces
+TALL_SHARE, FLAT = 0.0, 0.75
 SPOIL = True  #: spoil the real cuts as a worse photo would (``--no-spoil`` trains on them as cut)
 #: how often a spoilt cut is shaken (motion blur), and its longest streak in pixels of the cut
 #: (``--shake``: 0.3 and 10, a camera shaken as in the worst photos, rather than 0.15 and 6)
 BLUR_SHARE, BLUR_LONGEST = 0.15, 6.0
+#: faces drawn ``WEIGH_BY`` times more often than their share (``--weigh S,B,D,O``: the pairs the
+#: reader confuses most on train's labelled boxes, a blurred S read as B, a D as O)
+WEIGH: tuple[str, ...] = ()
+WEIGH_BY = 3.0
 JITTER = 1.0  #: how far the real cuts' boxes are put off (``--jitter``: a multiple of the usual)
 
 
@@ -497,6 +511,27 @@ def real_dice(photos) -> list[tuple[np.ndarray, tuple[int, int, int, int], int]]
     return out
 
 
+def draw_chances(faces: list[int], weigh: tuple[str, ...] = (), by: float = 3.0) -> np.ndarray:
+    """How likely each real cut (its face index in ``faces``) is drawn into a batch: a face's cuts
+    together as likely as the root of their number (rare faces drawn more often), the faces named
+    in ``weigh`` ``by`` times more (the pairs the reader confuses, ``--weigh``).
+
+    >>> e, s = pd.FACES.index("E"), pd.FACES.index("S")
+    >>> p = draw_chances([e, e, e, e, s])
+    >>> round(float(p[:4].sum() / p[4]), 6)
+    2.0
+    >>> p = draw_chances([e, e, e, e, s], ("S",), 3.0)
+    >>> round(float(p[4] / p[:4].sum()), 6), round(float(p.sum()), 6)
+    (1.5, 1.0)
+    """
+    counts = np.bincount(faces, minlength=len(pd.FACES)).astype(np.float64)
+    weight = 1.0 / np.sqrt(np.maximum(counts, 1))
+    for face in weigh:
+        weight[pd.FACES.index(face)] *= by
+    chances = weight[np.asarray(faces)]
+    return chances / chances.sum()
+
+
 def train_faces(minutes: float, out: str, seed: int = 2) -> None:
     import torch
     from torch import nn
@@ -505,10 +540,7 @@ def train_faces(minutes: float, out: str, seed: int = 2) -> None:
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     train, val = real_dice(load("train")), real_dice(load("val"))
-    counts = np.bincount([f for _, _, f in train], minlength=len(pd.FACES)).astype(np.float64)
-    weight = 1.0 / np.sqrt(np.maximum(counts, 1))       # rare faces drawn more often
-    pick_p = np.array([weight[f] for _, _, f in train])
-    pick_p /= pick_p.sum()
+    pick_p = draw_chances([f for _, _, f in train], WEIGH, WEIGH_BY)
     net = faces_net()
     some = rng.integers(len(train), size=512)
     resume(net, out, torch.from_numpy(np.stack([jittered_cut(train[i][0], train[i][1], rng.uniform(0, 360), rng, 0.0)
@@ -558,9 +590,18 @@ def main() -> int:
                         help="the finder's views also turned any angle, tilted, further off and spoilt")
     parser.add_argument("--turned-trays", action="store_true",
                         help="cut 40 %% of the real faces as from the photo turned up to 40 degrees")
+    parser.add_argument("--weigh", default="", help="faces (comma-separated) drawn more often, e.g. S,B,D,O")
+    parser.add_argument("--weigh-by", type=float, default=3.0, help="how many times more often --weigh's faces are drawn")
+    parser.add_argument("--tall", action="store_true",
+                        help="cut 40 %% of the flat faces (seen low) from boxes up to 2.7 times taller")
     parser.add_argument("--jitter", type=float, default=1.0, help="put the real cuts' boxes this many times further off")
     args = parser.parse_args()
-    global RESUME, TOP_LR, SPOIL, BLUR_SHARE, BLUR_LONGEST, JITTER, HARDER, TURNED_TRAYS
+    global RESUME, TOP_LR, SPOIL, BLUR_SHARE, BLUR_LONGEST, JITTER, HARDER, TURNED_TRAYS, WEIGH, WEIGH_BY, TALL_SHARE
+    WEIGH = tuple(f.strip().upper() for f in args.weigh.split(",") if f.strip())
+    if unknown := [f for f in WEIGH if f not in pd.FACES]:
+        parser.error(f"--weigh names faces the reader does not know: {', '.join(unknown)}")
+    WEIGH_BY = args.weigh_by
+    TALL_SHARE = 0.4 if args.tall else 0.0
     HARDER = args.harder
     TURNED_TRAYS = 0.4 if args.turned_trays else 0.0
     JITTER = args.jitter

@@ -73,6 +73,51 @@ def test_training_never_reads_a_test_photo(monkeypatch):
     assert read and not set(read) & set(realdice.load_split()["test"])
 
 
+def _training_script():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import train_plain_dice
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    return train_plain_dice
+
+
+def test_weighed_faces_are_drawn_more_often_and_the_rest_keep_their_proportions():
+    script = _training_script()
+    faces = [FACES.index(f) for f in "EEEEEEEEESSSSBBTT"]
+    plain, weighed = script.draw_chances(faces), script.draw_chances(faces, ("S", "B"), 3.0)
+    assert plain.sum() == pytest.approx(1.0) and weighed.sum() == pytest.approx(1.0)
+    share = {f: (plain[[i for i, g in enumerate(faces) if g == FACES.index(f)]].sum(),
+                 weighed[[i for i, g in enumerate(faces) if g == FACES.index(f)]].sum()) for f in "ESBT"}
+    assert share["S"][1] / share["E"][1] == pytest.approx(3 * share["S"][0] / share["E"][0])
+    assert share["T"][1] / share["E"][1] == pytest.approx(share["T"][0] / share["E"][0])
+
+
+@pytest.mark.parametrize("tall", [0.0, 1.0])
+def test_tall_cuts_make_only_flat_faces_boxes_taller(monkeypatch, tall):
+    script = _training_script()
+    sizes: list[tuple[float, float]] = []
+    monkeypatch.setattr(script, "TALL_SHARE", tall)
+    monkeypatch.setattr(script, "SPOIL", False)
+    monkeypatch.setattr(script.pd, "face_cut", lambda grey, centre, size, angle, raw: sizes.append(size) or grey[:32, :32])
+    grey, rng = np.zeros((64, 64), np.uint8), np.random.default_rng(3)
+    for _ in range(40):
+        script.jittered_cut(grey, (0, 0, 40, 20), 0.0, rng, jitter=0.0)      # flat: a die seen low
+        script.jittered_cut(grey, (0, 0, 40, 40), 0.0, rng, jitter=0.0)      # square
+    flat, square = sizes[0::2], sizes[1::2]
+    assert all(s == pytest.approx((40, 40)) for s in square)
+    assert all(20 - 1e-9 <= h <= 20 * np.e + 1e-9 and w == pytest.approx(40) for w, h in flat)
+    assert any(h > 25 for _, h in flat) == (tall > 0)
+
+
+def test_weighing_an_unknown_face_is_refused_with_its_name(monkeypatch, capsys):
+    script = _training_script()
+    monkeypatch.setattr(sys, "argv", ["train_plain_dice.py", "faces", "--weigh", "S,B9"])
+    with pytest.raises(SystemExit):
+        script.main()
+    assert "B9" in capsys.readouterr().err
+
+
 def test_same_roll_groups_link_photos_of_one_roll():
     def photo(name, faces):
         return realdice.LabelledPhoto(name, tuple(realdice.LabelledDie(f, (0, 0, 1, 1)) for f in faces))
