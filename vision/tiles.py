@@ -18,7 +18,9 @@ again only the squares the first read did not find clearly empty, and those besi
 it reads a tile that the general network took for an empty square, both networks' reads together
 say whether a tile lies there. A blank tile is told by its colour too: a square the network
 takes for a blank must have the letter tiles' colour, and one it takes for empty but gives a fair chance of a blank is a blank
-when it has their colour and not the board's.
+when it has their colour and not the board's. A letter read unsurely is read again from four
+places a pixel round it, and the five reads averaged (a small stroke, И's diagonal, reads
+differently from one pixel to the next).
 
 Raised tiles in an oblique photo do not sit on their squares: their faces are nearer the camera,
 and warped top-down through the board's plane they land off their squares, each square by its
