@@ -14,7 +14,7 @@ from tabletop.resources import load_board
 from vision.errors import BoardNotFound
 from vision.synth.tilefonts import HELD_OUT
 from vision.synth.tilescene import HELD_OUT_BOARDS, HELD_OUT_PALETTES, tile_scene, varied_look
-from vision.tiles import CELL, CLASSES, GLYPHS, MARGIN, TileReader, from_corners, glyph
+from vision.tiles import CELL, CLASSES, GLYPHS, MARGIN, STEADY_STEPS, TileReader, from_corners, glyph
 from vision.words import LexiconIndex
 
 pytestmark = pytest.mark.vision
@@ -282,3 +282,21 @@ def test_card_tiles_on_the_printed_board_need_no_height_search():
     read = reader.read(shot.frame)
     assert read.rows == shot.rows and read.shift == 0.0
     assert general.windows + light.windows < 250
+
+
+def test_only_unsure_letters_are_read_again_a_pixel_each_way_and_the_reads_averaged():
+    """A letter read less surely than STEADY_BELOW is read four more times, its window moved a
+    pixel each way, and the five reads averaged; sure letters and empty squares are left alone."""
+    reader = TileReader(BOXED, "en")
+    again = _Fixed({"B": 0.9, "A": 0.1})
+    probs = np.zeros((225, len(reader.codes)), np.float32)
+    probs[:, 0] = 1.0                                              # empty squares
+    probs[5, :] = 0.0
+    probs[5, 2], probs[5, 3] = 0.6, 0.4                            # an unsure A (B close behind)
+    probs[9, :] = 0.0
+    probs[9, 2] = 0.99                                             # a sure A
+    image = np.full((int(16 * CELL), int(16 * CELL), 3), 0.8, np.float32)
+    reader._steady_letters(probs, image, again, np.zeros_like(reader.middles))  # type: ignore[arg-type]
+    assert again.windows == len(STEADY_STEPS)
+    assert probs[5].argmax() == 3 and probs[5, 3] == pytest.approx((0.4 + 4 * 0.9) / 5, abs=0.01)
+    assert probs[9, 2] == pytest.approx(0.99) and (probs[[0, 1, 200], 0] == 1.0).all()
