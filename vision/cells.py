@@ -58,10 +58,29 @@ class CellAnalysis:
         m = MARGIN * cell
         y0, x0 = int(round(m + row * cell)), int(round(m + col * cell))
         d = self.letter_darkness[y0:y0 + cell, x0:x0 + cell]
-        peak = max(float(np.percentile(d, 99)), 0.2)
+        peak = max(float(_percentile_99(d)), 0.2)
         ink = np.clip((d - 0.08) / (peak - 0.08), 0, 1)
         ink[ink < 0.25] = 0
         return ink
+
+
+def _percentile_99(values: np.ndarray) -> np.floating:
+    """``np.percentile(values, 99)`` (linear) by a partial sort, a sixth of the time on a square's
+    900 pixels, where NumPy's own spends most of it checking its arguments. The same value to
+    the bit on 30x30 squares (checked on 20,000), within the last bit on other sizes.
+
+    >>> d = np.arange(900, dtype=np.float32).reshape(30, 30) % 97
+    >>> _percentile_99(d) == np.percentile(d, 99)
+    np.True_
+    """
+    flat = values.ravel()
+    at = 0.99 * (flat.size - 1)
+    low = int(at)
+    high = min(low + 1, flat.size - 1)
+    part = np.partition(flat, (low, high))
+    a, b = part[low], part[high]
+    t = flat.dtype.type(at - low)
+    return a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t)   # NumPy's lerp, from the nearer end
 
 
 # Per-pixel sums over the three channels, on channel views of the image: each makes one
