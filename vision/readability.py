@@ -118,6 +118,25 @@ def washed_out(canon: np.ndarray, cell: int, rows: int, cols: int, margin: float
     """
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY) if canon.ndim == 3 else canon
     m, pad = int(round(margin * cell)), 2
+    height, width = gray.shape[:2]
+    if m + rows * cell > height or m + cols * cell > width:  # the grid runs off the image: square by square
+        return _washed_out_squares(gray, cell, rows, cols, m, pad)
+    # a square's spread with ``pad`` pixels round it, for all squares at once: the grey levels
+    # spread over a square of the picture widened by ``pad`` pixels each way (outside the picture
+    # the widening takes nothing, as the cut-off patch did)
+    around = np.ones((2 * pad + 1, 2 * pad + 1), np.uint8)
+    high = _squares(cv2.dilate(gray, around), cell, rows, cols, m).max(axis=(2, 3)).astype(int)
+    low = _squares(cv2.erode(gray, around), cell, rows, cols, m).min(axis=(2, 3)).astype(int)
+    return high - low < WASHED_CONTRAST
+
+
+def _squares(image: np.ndarray, cell: int, rows: int, cols: int, m: int) -> np.ndarray:
+    """(rows, cols, cell, cell) view of the grid's squares in ``image`` (grid ``m`` pixels from its corner)."""
+    return image[m:m + rows * cell, m:m + cols * cell].reshape(rows, cell, cols, cell).transpose(0, 2, 1, 3)
+
+
+def _washed_out_squares(gray: np.ndarray, cell: int, rows: int, cols: int, m: int, pad: int) -> np.ndarray:
+    """:func:`washed_out` one square at a time, for a grid that runs off the picture."""
     out = np.zeros((rows, cols), bool)
     for r in range(rows):
         for c in range(cols):
