@@ -42,26 +42,88 @@ def reference_image(board: Board, cell: int) -> np.ndarray:
 
 
 @dataclass
+class LetterCut:
+    """What a square's letter shape is cut from: the canonical photo, the letters' light (its
+    light-probe blocks) and the letters' printed look. Cut on demand, for the squares asked about
+    only (a read cuts its written squares; the whole board's map is :attr:`CellAnalysis.letter_darkness`)."""
+
+    canon: np.ndarray  #: the canonical photo (uint8, a copy of its own)
+    light_small: np.ndarray  #: the letters' light on the light-probe blocks (resized to full size when cut)
+    ref_letter: np.ndarray  #: the printed look widened by a pixel (:attr:`CellJudge.ref_letter`)
+    cell: int
+    rows: int
+    cols: int
+
+    def _light(self) -> np.ndarray:
+        h, w = self.canon.shape[:2]
+        return cv2.resize(self.light_small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+    def darkness(self) -> np.ndarray:
+        """The whole canonical image's letter darkness (0..1, less each square's paper level)."""
+        norm = _divide_by_light(_unit_float(self.canon), self._light())
+        return _less_paper_level(_darker_than(self.ref_letter, norm), self.cell, self.rows, self.cols)
+
+    def squares(self, where: list[tuple[int, int]]) -> np.ndarray:
+        """(n, cell, cell) letter darkness of the squares ``where`` ((row, col) each): the same
+        values as :meth:`darkness` there, from the squares' pixels only (the grid ``MARGIN``
+        squares from the image's corner, a whole number of pixels)."""
+        c, m, n = self.cell, int(round(MARGIN * self.cell)), len(where)
+        if n == 0:
+            return np.zeros((0, c, c), np.float32)
+        at = np.array(where, np.intp).reshape(n, 2)
+        rs, cs = at[:, 0], at[:, 1]
+
+        def cut(image: np.ndarray) -> np.ndarray:  # the squares' pixels, one above the other
+            return _grid_cells(image, c, self.rows, self.cols, m)[rs, cs].reshape(n * c, c, 3)
+
+        norm = _divide_by_light(_unit_float(cut(self.canon)), cut(self._light()))
+        darkness = _darker_than(cut(self.ref_letter), norm).reshape(1, n, c, c)
+        return _less_paper_level(darkness, c, 1, n, whole_squares=True).reshape(n, c, c)
+
+
+@dataclass
 class CellAnalysis:
     states: np.ndarray  #: (rows, cols) EMPTY / INK / OCCLUDED
     ink_fraction: np.ndarray  #: (rows, cols) share of the square's inner area that is ink
     darkness: np.ndarray  #: canonical-size float32 map: how much darker than printed (0..1)
     occlusion: np.ndarray  #: canonical-size bool mask of foreign objects (hands, arms, pens)
-    letter_darkness: np.ndarray  #: the same with a closer printed look, for letter shapes
+    letters: LetterCut  #: what letter shapes are cut from (:meth:`ink_map`, :attr:`letter_darkness`)
     faint: np.ndarray  #: (rows, cols) share of the square's inner area that is faint stroke
     #: (rows, cols) bool: judged EMPTY, yet with some ink (:data:`DOUBT_INK`, :data:`DOUBT_STROKE`);
     #: a word read beside one is asked about (:class:`vision.reader.BoardReader`)
     doubt: np.ndarray
 
+    @property
+    def letter_darkness(self) -> np.ndarray:
+        """Canonical-size float32 map like :attr:`darkness`, with a closer printed look, for letter
+        shapes (made when first asked for: a read cuts only its written squares, :meth:`ink_maps`)."""
+        made = self.__dict__.get("_letter_darkness")
+        if made is None:
+            made = self.__dict__["_letter_darkness"] = self.letters.darkness()
+        return made
+
     def ink_map(self, row: int, col: int, cell: int) -> np.ndarray:
         """The square's ink, scaled 0..1 (input of the letter model)."""
+        if "_letter_darkness" not in self.__dict__ and cell == self.letters.cell and MARGIN * cell == int(MARGIN * cell):
+            return _ink_scaled(self.letters.squares([(row, col)])[0])
         m = MARGIN * cell
         y0, x0 = int(round(m + row * cell)), int(round(m + col * cell))
-        d = self.letter_darkness[y0:y0 + cell, x0:x0 + cell]
-        peak = max(float(_percentile_99(d)), 0.2)
-        ink = np.clip((d - 0.08) / (peak - 0.08), 0, 1)
-        ink[ink < 0.25] = 0
-        return ink
+        return _ink_scaled(self.letter_darkness[y0:y0 + cell, x0:x0 + cell])
+
+    def ink_maps(self, squares: list[tuple[int, int]]) -> list[np.ndarray]:
+        """:meth:`ink_map` of each of ``squares`` ((row, col) each) at the judge's cell size, cut together."""
+        c = self.letters.cell
+        if "_letter_darkness" in self.__dict__ or MARGIN * c != int(MARGIN * c):
+            return [self.ink_map(r, col, c) for r, col in squares]
+        return [_ink_scaled(d) for d in self.letters.squares(squares)]
+
+
+def _ink_scaled(d: np.ndarray) -> np.ndarray:
+    """A square's letter darkness as ink scaled 0..1 (its 99th percentile is full ink)."""
+    peak = max(float(_percentile_99(d)), 0.2)
+    ink = np.clip((d - 0.08) / (peak - 0.08), 0, 1)
+    ink[ink < 0.25] = 0
+    return ink
 
 
 def _percentile_99(values: np.ndarray) -> np.floating:
@@ -110,16 +172,13 @@ def _chroma(image: np.ndarray) -> np.ndarray:
 
 def _darker_than(reference: np.ndarray, image: np.ndarray) -> np.ndarray:
     """``reference - image`` in the channel where it is largest: how much darker than the
-    reference each pixel is (the channel max of the difference, without the difference image).
+    reference each pixel is (the channel max of the difference).
 
     >>> _darker_than(np.full((1, 1, 3), 0.5, np.float32), np.array([[[0.25, 0.5, 0.75]]], np.float32)).tolist()
     [[0.25]]
     """
-    out = np.subtract(reference[:, :, 0], image[:, :, 0])
-    step = np.empty_like(out)
-    for c in (1, 2):
-        np.maximum(out, np.subtract(reference[:, :, c], image[:, :, c], out=step), out=out)
-    return out
+    difference = cv2.subtract(reference, image)  # one contiguous pass (the same values as NumPy's)
+    return _channel_max(difference)
 
 
 def _unit_float(image: np.ndarray) -> np.ndarray:
@@ -152,6 +211,22 @@ def _divide_by_light(obs: np.ndarray, light: np.ndarray) -> np.ndarray:
     # OpenCV's stub has no (array, scalar) overload; the scalar is OpenCV's Scalar(0.05), as before
     cv2.max(light, 0.05, dst=light)  # type: ignore[call-overload]
     return cv2.divide(obs, light, dst=light)
+
+
+def _grid_cells(image: np.ndarray, cell: int, rows: int, cols: int, m: int) -> np.ndarray:
+    """(rows, cols, cell, cell, ...) view of the squares of the grid ``m`` pixels from ``image``'s corner."""
+    grid = image[m:m + rows * cell, m:m + cols * cell]
+    return grid.reshape(rows, cell, cols, cell, *grid.shape[2:]).swapaxes(1, 2)
+
+
+def _less_paper_level(darkness: np.ndarray, cell: int, rows: int, cols: int, whole_squares: bool = False) -> np.ndarray:
+    """``darkness`` (changed in place) less each grid square's own paper level (its median),
+    clipped to 0..1; ``whole_squares``: ``darkness`` is (rows, cols, cell, cell) already."""
+    grid_d = darkness if whole_squares else _grid_cells(darkness, cell, rows, cols, int(round(MARGIN * cell)))
+    flat = grid_d.reshape(grid_d.shape[0], grid_d.shape[1], -1)
+    bias = np.partition(flat, flat.shape[2] // 2, axis=2)[:, :, flat.shape[2] // 2]
+    grid_d -= np.maximum(bias, 0)[:, :, None, None]  # (a view: corrects ``darkness`` itself)
+    return np.clip(darkness, 0, 1, out=darkness)
 
 
 #: bump when what CellJudge computes from a board changes, so cached judges are drawn again
@@ -252,14 +327,14 @@ class CellJudge:
         small = cv2.GaussianBlur(small, (0, 0), 1.5)
         norm = _divide_by_light(obs, cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR))
         darkness = _darker_than(self.ref_min, norm)
-        if colour is not None:  # the letters' own light (see letter_light_colourless)
-            norm = _divide_by_light(obs, cv2.resize(_one_colour(small, colour), (w, h), interpolation=cv2.INTER_LINEAR))
-        letter_darkness = self._less_paper_level(_darker_than(self.ref_letter, norm))
         del norm
+        # the letters' own light (see letter_light_colourless); their shapes are cut when asked for
+        letter_light = small if colour is None else _one_colour(small, colour)
+        letters = LetterCut(canon_bgr.copy(), letter_light, self.ref_letter, self.cell, self.board.rows, self.board.cols)
         saturated = _channel_min(obs) > 0.97  # glare: brighter than the light model can say, never "darker"
         flat = _divide_by_light(obs, self._board_light(num, (w, h)))
         del obs
-        return self._judge(darkness, self._objects(flat, saturated), letter_darkness)
+        return self._judge(darkness, self._objects(flat, saturated), letters)
 
     def _paper_colour(self, ratio: np.ndarray) -> np.ndarray:
         """The light's colour over the board: each channel's photo/printed ratio on plain paper
@@ -302,8 +377,11 @@ class CellJudge:
         recoloured = cv2.subtract(_chroma(flat), self.ref_chroma) > 0.16  # skin or sleeve on plain paper
         change = (darker | recoloured).astype(np.uint8)
         solid = self._join_across_print(cv2.morphologyEx(change, cv2.MORPH_OPEN, self.solid_kernel))
+        least = 1.5 * self.cell * self.cell  # an object's area: more than the solid heart of a letter
+        if cv2.countNonZero(solid) < least:  # no piece can be that large (the usual frame: no hand)
+            return np.zeros_like(solid)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
-        large = stats[:, cv2.CC_STAT_AREA] >= 1.5 * self.cell * self.cell  # not the solid heart of a letter
+        large = stats[:, cv2.CC_STAT_AREA] >= least
         large[0] = False  # the background
         if not large.any():
             return np.zeros_like(solid)
@@ -350,19 +428,13 @@ class CellJudge:
         return cv2.resize(fit, size, interpolation=cv2.INTER_LINEAR)
 
     def _cells(self, image: np.ndarray) -> np.ndarray:
-        rows, cols, c = self.board.rows, self.board.cols, self.cell
-        m = int(round(MARGIN * c))
-        return image[m:m + rows * c, m:m + cols * c].reshape(rows, c, cols, c).transpose(0, 2, 1, 3)
+        return _grid_cells(image, self.cell, self.board.rows, self.board.cols, int(round(MARGIN * self.cell)))
 
     def _less_paper_level(self, darkness: np.ndarray) -> np.ndarray:
         """``darkness`` (changed in place) less each square's own paper level (its median), clipped to 0..1."""
-        grid_d = self._cells(darkness)
-        flat = grid_d.reshape(grid_d.shape[0], grid_d.shape[1], -1)
-        bias = np.partition(flat, flat.shape[2] // 2, axis=2)[:, :, flat.shape[2] // 2]
-        grid_d -= np.maximum(bias, 0)[:, :, None, None]  # (a view: corrects ``darkness`` itself)
-        return np.clip(darkness, 0, 1, out=darkness)
+        return _less_paper_level(darkness, self.cell, self.board.rows, self.board.cols)
 
-    def _judge(self, darkness: np.ndarray, solid: np.ndarray, letter_darkness: np.ndarray) -> CellAnalysis:
+    def _judge(self, darkness: np.ndarray, solid: np.ndarray, letters: LetterCut) -> CellAnalysis:
         self._less_paper_level(darkness)
         grid_d = self._cells(darkness)
         inked = (grid_d > self.ink_threshold) & self.inner
@@ -381,5 +453,5 @@ class CellJudge:
             occluded |= near & (frac > self.min_ink)
         states = np.where(occluded, OCCLUDED, np.where(frac > self.min_ink, INK, EMPTY)).astype(np.int8)
         doubt = (states == EMPTY) & ((frac > DOUBT_INK * self.min_ink) | (faint > DOUBT_STROKE * self.min_stroke))
-        return CellAnalysis(states, frac, darkness, solid.astype(bool), letter_darkness, faint, doubt)
+        return CellAnalysis(states, frac, darkness, solid.astype(bool), letters, faint, doubt)
 

@@ -149,7 +149,7 @@ class BoardReader:
         inked = [Square(int(r), int(c)) for r, c in zip(*np.nonzero(states == INK))]
         images: dict[Square, np.ndarray] = {}
         if inked:
-            normalised = np.stack([normalise(analysis.ink_map(sq.row, sq.col, self.cell)) for sq in inked])
+            normalised = np.stack([normalise(ink) for ink in analysis.ink_maps([(sq.row, sq.col) for sq in inked])])
             features, scores = self.model.outputs(normalised)
             if hand is not None:
                 scores = hand.adjust(features, scores)
