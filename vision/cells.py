@@ -115,13 +115,37 @@ class CellAnalysis:
         c = self.letters.cell
         if "_letter_darkness" in self.__dict__ or MARGIN * c != int(MARGIN * c):
             return [self.ink_map(r, col, c) for r, col in squares]
-        return [_ink_scaled(d) for d in self.letters.squares(squares)]
+        return list(_inks_scaled(self.letters.squares(squares)))
 
 
 def _ink_scaled(d: np.ndarray) -> np.ndarray:
     """A square's letter darkness as ink scaled 0..1 (its 99th percentile is full ink)."""
     peak = max(float(_percentile_99(d)), 0.2)
     ink = np.clip((d - 0.08) / (peak - 0.08), 0, 1)
+    ink[ink < 0.25] = 0
+    return ink
+
+
+def _inks_scaled(darkness: np.ndarray) -> np.ndarray:
+    """:func:`_ink_scaled` of each of ``darkness``'s squares (n, cell, cell), all at once: the same
+    values (each peak's arithmetic as :func:`_percentile_99`'s, in float32; the divisor rounded to
+    float32 as NumPy rounds a Python float beside a float32 array).
+
+    >>> d = (np.arange(2 * 900, dtype=np.float32).reshape(2, 30, 30) % 89) / 89
+    >>> all(np.array_equal(a, _ink_scaled(b)) for a, b in zip(_inks_scaled(d), d))
+    True
+    """
+    n = len(darkness)
+    flat = darkness.reshape(n, -1)
+    at = 0.99 * (flat.shape[1] - 1)
+    low = int(at)
+    high = min(low + 1, flat.shape[1] - 1)
+    part = np.partition(flat, (low, high), axis=1)
+    a, b = part[:, low], part[:, high]
+    t = flat.dtype.type(at - low)
+    p99 = a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t)
+    scale = (np.maximum(p99.astype(np.float64), 0.2) - 0.08).astype(flat.dtype)
+    ink = np.clip((darkness - 0.08) / scale[:, None, None], 0, 1)
     ink[ink < 0.25] = 0
     return ink
 
