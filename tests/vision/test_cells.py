@@ -115,3 +115,23 @@ def test_a_bar_written_close_to_a_printed_line_stays_in_the_letter(marks_board, 
     assert (letter[1:7, 7:24].max(axis=0) > 0.5).mean() > 0.9  # the bar is there, end to end
     assert (letter[:, :5] == 0).all() and (letter[:, 26:] == 0).all()  # and no printed line beside it
     assert not analysis.ink_map(blank.row, blank.col, cell).any()  # an empty square's letter image: blank
+
+
+@pytest.mark.parametrize("cell", [30, 25])
+def test_letters_cut_square_by_square_are_the_board_wide_map_there(marks_board, cell):
+    """A read cuts only its written squares (``ink_maps``); they are the squares of the whole
+    board's ``letter_darkness``, to the bit (also where the margin is not a whole pixel: cell 25)."""
+    letters = {Square(1, 1): "W", Square(4, 4): "T", Square(7, 2): "Q", Square(2, 8): "A"}
+    scene = make_scene(marks_board, letters, seed=4, ink="blue")
+    loc = locate(scene.frame, marks_board.rows, marks_board.cols, cell=cell)
+    judge = CellJudge(marks_board, cell)
+    canon = loc.warp(scene.frame)
+    cut, whole = judge.analyse(canon), judge.analyse(canon)
+    whole.letter_darkness  # noqa: B018 - made first: ink_map then slices the board-wide map
+    squares = [(r, c) for r in range(marks_board.rows) for c in range(marks_board.cols)]
+    together = cut.ink_maps(squares)
+    for (r, c), ink in zip(squares, together):
+        assert np.array_equal(ink, whole.ink_map(r, c, cell)), (r, c)
+        assert np.array_equal(ink, cut.ink_map(r, c, cell)), (r, c)
+    assert sum(int(ink.max() > 0) for ink in together) >= len(letters)
+    assert np.array_equal(cut.letter_darkness, whole.letter_darkness)

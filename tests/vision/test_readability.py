@@ -4,11 +4,13 @@ nothing; a board it judges readable has no letter on an empty square (seeds neve
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from rules.squares import Square
 from tabletop.resources import load_board
 from vision.errors import VisionError
+from vision.readability import _washed_out_squares, washed_out
 from vision.reader import BoardReader
 from vision.synth.scene import make_scene
 from vision.tracker import Tracker
@@ -125,3 +127,19 @@ def test_glare_over_a_letter_of_a_word_is_a_reason_not_a_shorter_word(reader):
     assert BOARD.label(Square(5, 6)) in hidden.unreadable
     elsewhere = reader.read(_glare_over(scene, Square(15, 15)))     # far from any word: read as usual
     assert elsewhere.unreadable is None and elsewhere.rows[5][3:9] == "PLANET"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_washed_out_squares_all_at_once_are_the_square_by_square_answer(seed):
+    """``washed_out`` on whole arrays gives the loop's answer, a grid running off the image included."""
+    rng = np.random.default_rng(seed)
+    for cell, rows, cols, margin in ((10, 4, 5, 0.5), (7, 3, 3, 0.0), (9, 2, 6, 1.0)):
+        m = int(round(margin * cell))
+        canon = rng.integers(200, 240, (2 * m + rows * cell, 2 * m + cols * cell, 3)).astype(np.uint8)
+        canon[rng.random(canon.shape[:2]) < 0.01] = 40  # a few dark specks: some squares keep their contrast
+        gray = canon[:, :, 0] // 3 + canon[:, :, 1] // 3 + canon[:, :, 2] // 3
+        expected = _washed_out_squares(gray.astype(np.uint8), cell, rows, cols, m, 2)
+        assert np.array_equal(washed_out(gray.astype(np.uint8), cell, rows, cols, margin), expected)
+        assert expected.any() and not expected.all()
+    cut_off = np.full((25, 25), 200, np.uint8)  # a 3x3 grid of 10-pixel squares: more than the image
+    assert washed_out(cut_off, 10, 3, 3, 0.0).all()
