@@ -37,6 +37,7 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
         return None
     cell = CELL if refine else QUICK_CELL
     size = ((cols + 2 * PAD) * cell, (rows + 2 * PAD) * cell)
+    top: np.ndarray | None = None                         # the canonical image of ``corners``, if warped already
     for _ in range(refine):
         h = _canonical(corners, rows, cols)
         top = warp(small, h, size, lens)
@@ -49,10 +50,11 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
         moved = cv2.perspectiveTransform(grid, np.linalg.inv(fix @ h)).reshape(4, 2)
         if not np.isfinite(moved).all() or np.abs(shift).max() > MOST_MOVED * CELL:
             break                                        # lines found again far off: glare, a hand, tiles
-        corners = moved
-    h = _canonical(corners, rows, cols, cell)
-    top = warp(small, h, size, lens)
-    gx, gy = _edges(top)
+        corners, top = moved, None
+    if top is None:                                      # refined (or not at all): warped again where it is now
+        h = _canonical(corners, rows, cols, cell)
+        top = warp(small, h, size, lens)
+        gx, gy = _edges(top)
     seen = _support(gx, gy, rows, cols, cell)
     pattern = None if layout is None else _pattern(top, layout)
     return GridFound(corners, seen.lines, seen.weakest, pattern, method, seen.ends, outer=seen.outer, unseen=seen.unseen)

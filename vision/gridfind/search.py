@@ -38,7 +38,7 @@ def _first_search(small: np.ndarray, gray: np.ndarray, rows: int, cols: int, lay
         planes.append(view)
         quick = []
         for guess in _lattice_guesses(view, rows, cols):
-            if any(np.abs(guess - other).max() < 2.0 for other in seen):
+            if _seen_before(guess, seen):
                 continue
             seen.append(guess)
             first = _refine_and_check(small, guess, rows, cols, layout, method, refine=0)
@@ -55,6 +55,16 @@ def _first_search(small: np.ndarray, gray: np.ndarray, rows: int, cols: int, lay
         if best is not None and best.sure:
             break
     return best, planes, seen, tried
+
+
+def _seen_before(guess: np.ndarray, seen: list[np.ndarray]) -> bool:
+    """Whether a grid at ``guess`` (its corners) was seen already: every corner within two
+    pixels of one in ``seen``.
+
+    >>> _seen_before(np.zeros((4, 2)), [np.ones((4, 2)) * 5, np.ones((4, 2))])
+    True
+    """
+    return bool(seen) and bool((np.abs(np.asarray(seen) - guess).max(axis=(1, 2)) < 2.0).any())
 
 
 def _better(found: GridFound | None, best: GridFound | None) -> bool:
@@ -127,7 +137,7 @@ def _again(small: np.ndarray, planes: list[PlaneView], seen: list[np.ndarray], b
         method = view.method
         quick = []
         for guess in guesses(view, rows, cols):
-            if any(np.abs(guess - other).max() < 2.0 for other in seen):
+            if _seen_before(guess, seen):
                 continue
             seen.append(guess)
             first = _refine_and_check(small, guess, rows, cols, layout, method + tag, refine=0)
