@@ -37,6 +37,7 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
         return None
     cell = CELL if refine else QUICK_CELL
     size = ((cols + 2 * PAD) * cell, (rows + 2 * PAD) * cell)
+    top: np.ndarray | None = None                         # the canonical image of ``corners``, if warped already
     for _ in range(refine):
         h = _canonical(corners, rows, cols)
         top = warp(small, h, size, lens)
@@ -49,10 +50,11 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
         moved = cv2.perspectiveTransform(grid, np.linalg.inv(fix @ h)).reshape(4, 2)
         if not np.isfinite(moved).all() or np.abs(shift).max() > MOST_MOVED * CELL:
             break                                        # lines found again far off: glare, a hand, tiles
-        corners = moved
-    h = _canonical(corners, rows, cols, cell)
-    top = warp(small, h, size, lens)
-    gx, gy = _edges(top)
+        corners, top = moved, None
+    if top is None:                                      # refined (or not at all): warped again where it is now
+        h = _canonical(corners, rows, cols, cell)
+        top = warp(small, h, size, lens)
+        gx, gy = _edges(top)
     seen = _support(gx, gy, rows, cols, cell)
     pattern = None if layout is None else _pattern(top, layout)
     return GridFound(corners, seen.lines, seen.weakest, pattern, method, seen.ends, outer=seen.outer, unseen=seen.unseen)
@@ -99,11 +101,9 @@ def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int, cell: int = C
     outer lines' least share, and how many inner lines hardly stand out."""
     shares, ends, outer, unseen = [], True, 1.0, 0
     for g, lines, along in ((gx, cols + 1, rows), (gy.T, rows + 1, cols)):
-        line_max = np.maximum(np.maximum(np.roll(g, 1, 1), g), np.roll(g, -1, 1))
         xs = (np.arange(-2, lines + 2) + PAD) * cell
-        on = _side_values(line_max, xs, along, cell)
-        before = _side_values(line_max, xs - cell // 2, along, cell)
-        after = _side_values(line_max, xs + cell // 2, along, cell)
+        line_max = _widened(g, np.concatenate([xs, xs - cell // 2, xs + cell // 2]))   # the lines, the middles beside
+        on, before, after = np.split(_side_values(line_max, np.arange(line_max.shape[1]), along, cell), 3, axis=1)
         before[:, 2] = 0.0                            # the outer lines: only the squares inside
         after[:, -3] = 0.0
         share = (on > STANDS_OUT * np.maximum(before, after) + STANDS_OUT_ABS).mean(0)
@@ -113,3 +113,17 @@ def _support(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int, cell: int = C
         for beyond in ((share[1], share[0]), (share[-2], share[-1])):   # a board's edge may stand out; two lines do not
             ends = ends and min(beyond) < BEYOND
     return Support(float(np.mean(shares)), float(np.min(shares)), ends, outer, unseen)
+
+
+def _widened(g: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """The columns ``xs`` of ``g`` (clipped to it), each pixel the largest of itself and its
+    neighbours left and right (the first and last columns each other's neighbours): a line a pixel
+    off its place still counts.
+
+    >>> g = np.array([[1, 5, 2, 0, 3]], np.float32)
+    >>> _widened(g, np.array([0, 2, 3, 4, 9])).tolist()
+    [[5.0, 5.0, 3.0, 3.0, 3.0]]
+    """
+    w = g.shape[1]
+    xs = np.clip(xs, 0, w - 1)
+    return np.maximum(np.maximum(g[:, (xs - 1) % w], g[:, xs]), g[:, (xs + 1) % w])

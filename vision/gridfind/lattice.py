@@ -4,6 +4,8 @@ evenly spaced lines that stand out most, as candidate grids; over the whole plan
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import cv2
 import numpy as np
 
@@ -139,26 +141,62 @@ def _plane_edges(small: np.ndarray, plane: np.ndarray, size: tuple[int, int]) ->
     return np.minimum(gx, cap), np.minimum(gy, cap), valid
 
 
-def _lattice_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int,
-                     cross: bool = False):
-    """Candidate grids' corners (shrunk-photo pixels) in the candidate ``plane``; with ``cross``,
-    only those with an axis's lines at the other axis's spacing (:func:`_comb_at`)."""
-    gx, gy, valid = _plane_edges(small, plane, size)
-    return _combed(gx, gy, valid, plane, (0, 0), rows, cols, cross)
+class PlaneView:
+    """A candidate plane of the shrunk photo (``method``: how it was found; ``homography`` from the
+    shrunk photo to it; ``size``, width and height), its edges (:func:`_plane_edges`), their
+    profiles across the whole plane (:func:`_along`) and their best evenly spaced lines
+    (:func:`_comb`) worked out the first time a search asks and kept: the first search, the other
+    spacing's (:func:`_lattice_guesses` ``cross``) and the windows' (:func:`_window_guesses`) all
+    look at the same planes, and a photo without a board is searched by all three.
+
+    >>> view = PlaneView(np.zeros((60, 80, 3), np.uint8), "lines", np.eye(3), (80, 60))
+    >>> view.edges is view.edges, view.edges[0].shape
+    (True, (60, 80))
+    """
+
+    def __init__(self, small: np.ndarray, method: str, homography: np.ndarray, size: tuple[int, int]) -> None:
+        self.small, self.method, self.homography, self.size = small, method, homography, size
+        self._combs: dict[tuple[int, int], tuple[list[tuple[float, float, float]], ...]] = {}
+
+    @cached_property
+    def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The plane's edge strengths across x and y, and where it shows the photo (:func:`_plane_edges`)."""
+        return _plane_edges(self.small, self.homography, self.size)
+
+    @cached_property
+    def profiles(self) -> tuple[np.ndarray, np.ndarray]:
+        """The edge profiles across x and across y of the whole plane (:func:`_along`)."""
+        gx, gy, valid = self.edges
+        return _along(gx, valid, 0), _along(gy, valid, 1)
+
+    def combs(self, rows: int, cols: int) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
+        """The best ``cols + 1`` evenly spaced lines across x and ``rows + 1`` across y of the
+        whole plane (:func:`_comb`)."""
+        if (rows, cols) not in self._combs:
+            across, down = self.profiles
+            self._combs[rows, cols] = (_comb(across, cols + 1, 2), _comb(down, rows + 1, 2))
+        xs, ys = self._combs[rows, cols]
+        return xs, ys
 
 
-def _combed(gx: np.ndarray, gy: np.ndarray, valid: np.ndarray, plane: np.ndarray, at: tuple[int, int],
-            rows: int, cols: int, cross: bool = False) -> list[np.ndarray]:
+def _lattice_guesses(view: PlaneView, rows: int, cols: int, cross: bool = False) -> list[np.ndarray]:
+    """Candidate grids' corners (shrunk-photo pixels) in the candidate plane ``view``; with
+    ``cross``, only those with an axis's lines at the other axis's spacing (:func:`_comb_at`)."""
+    across, down = view.profiles
+    return _combed(across, down, view.homography, (0, 0), rows, cols, cross, view.combs(rows, cols))
+
+
+def _combed(across: np.ndarray, down: np.ndarray, plane: np.ndarray, at: tuple[int, int], rows: int, cols: int,
+            cross: bool = False, combs: tuple[list, list] | None = None) -> list[np.ndarray]:
     """The grids' corners (shrunk-photo pixels) that the best evenly spaced lines of the plane's
-    edges ``gx``, ``gy`` (a window of it from ``at``, x and y) make; with ``cross``, instead, those
+    edge profiles ``across`` x and ``down`` y (:func:`_along`; of a window of it from ``at``, x and
+    y) make (``combs``: those lines, if worked out already); with ``cross``, instead, those
     where one axis's lines are at the spacing the other's fold best at (an outline's plane has
     square squares, a plane of lines often nearly: rows of tiles can make one axis fold best at a
     spacing that is not the grid's)."""
     inv = np.linalg.inv(plane)
     out = []
-    across, down = _along(gx, valid, 0), _along(gy, valid, 1)
-    xs = _comb(across, cols + 1, 2)
-    ys = _comb(down, rows + 1, 2)
+    xs, ys = combs if combs is not None else (_comb(across, cols + 1, 2), _comb(down, rows + 1, 2))
     pairs = [(x, y) for x in xs for y in ys]
     if cross:
         pairs = []
@@ -172,12 +210,12 @@ def _combed(gx: np.ndarray, gy: np.ndarray, valid: np.ndarray, plane: np.ndarray
     return out
 
 
-def _window_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int):
-    """Candidate grids' corners in windows of the ``plane`` (shrunk-photo pixels): where a small
+def _window_guesses(view: PlaneView, rows: int, cols: int) -> list[np.ndarray]:
+    """Candidate grids' corners in windows of the plane ``view`` (shrunk-photo pixels): where a small
     board's lines run along a fifth of the plane, the median edge along its whole columns is the
     table's, and the grid does not show in them. Each window (:data:`WINDOWS` of the plane's
     shorter side) is put where the edges across x and y are both dense."""
-    gx, gy, valid = _plane_edges(small, plane, size)
+    gx, gy, valid = view.edges
     h, w = gx.shape
     both = np.minimum(cv2.blur(gx, (9, 9)), cv2.blur(gy, (9, 9)))       # lines both ways: a grid, not planks
     out = []
@@ -191,5 +229,6 @@ def _window_guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int],
         y, x = (int(v) for v in np.unravel_index(int(np.argmax(inner)), inner.shape))
         y0, x0 = (y, x) if inner is not dense else (max(0, y - margin), max(0, x - margin))
         window = np.s_[y0:y0 + side, x0:x0 + side]
-        out.extend(_combed(gx[window], gy[window], valid[window], plane, (x0, y0), rows, cols))
+        across, down = _along(gx[window], valid[window], 0), _along(gy[window], valid[window], 1)
+        out.extend(_combed(across, down, view.homography, (x0, y0), rows, cols))
     return out

@@ -12,7 +12,7 @@ import numpy as np
 from vision.gridfind.check import _refine_and_check
 from vision.gridfind.found import PATTERN_CLEAR, GridFound
 from vision.gridfind.geometry import CELL, _canonical, _grid
-from vision.gridfind.lattice import _lattice_guesses, _window_guesses
+from vision.gridfind.lattice import PlaneView, _lattice_guesses, _window_guesses
 from vision.gridfind.planes import _planes
 
 #: the candidates of a plane refined (the best by their first check)
@@ -25,19 +25,20 @@ CROSS = "+cross"
 
 
 def _first_search(small: np.ndarray, gray: np.ndarray, rows: int, cols: int, layout: np.ndarray | None
-                  ) -> tuple[GridFound | None, list, list[np.ndarray], list[GridFound]]:
+                  ) -> tuple[GridFound | None, list[PlaneView], list[np.ndarray], list[GridFound]]:
     """The first search: each candidate plane's lattice guesses checked, the likeliest refined;
     the best bounded grid (None: none), the planes looked at, the guesses seen (their corners)
     and each plane's likeliest first check (for :func:`_shifts`). It stops at a sure grid."""
     best: GridFound | None = None
     seen: list[np.ndarray] = []
     tried: list[GridFound] = []
-    planes = []
+    planes: list[PlaneView] = []
     for method, plane, size in _planes(gray):
-        planes.append((method, plane, size))
+        view = PlaneView(small, method, plane, size)      # its edges kept for the searches after this one
+        planes.append(view)
         quick = []
-        for guess in _lattice_guesses(small, plane, size, rows, cols):
-            if any(np.abs(guess - other).max() < 2.0 for other in seen):
+        for guess in _lattice_guesses(view, rows, cols):
+            if _seen_before(guess, seen):
                 continue
             seen.append(guess)
             first = _refine_and_check(small, guess, rows, cols, layout, method, refine=0)
@@ -54,6 +55,16 @@ def _first_search(small: np.ndarray, gray: np.ndarray, rows: int, cols: int, lay
         if best is not None and best.sure:
             break
     return best, planes, seen, tried
+
+
+def _seen_before(guess: np.ndarray, seen: list[np.ndarray]) -> bool:
+    """Whether a grid at ``guess`` (its corners) was seen already: every corner within two
+    pixels of one in ``seen``.
+
+    >>> _seen_before(np.zeros((4, 2)), [np.ones((4, 2)) * 5, np.ones((4, 2))])
+    True
+    """
+    return bool(seen) and bool((np.abs(np.asarray(seen) - guess).max(axis=(1, 2)) < 2.0).any())
 
 
 def _better(found: GridFound | None, best: GridFound | None) -> bool:
@@ -93,7 +104,7 @@ def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, r
     return best
 
 
-def _windows(small: np.ndarray, planes: list, seen: list[np.ndarray], best: GridFound | None,
+def _windows(small: np.ndarray, planes: list[PlaneView], seen: list[np.ndarray], best: GridFound | None,
              rows: int, cols: int, layout: np.ndarray | None, tried: list[GridFound] | None = None) -> GridFound | None:
     """With no convincing grid yet: each plane's windows where lines run both ways
     (:func:`_window_guesses`: a small board on a busy table), their grids checked, and the
@@ -101,7 +112,7 @@ def _windows(small: np.ndarray, planes: list, seen: list[np.ndarray], best: Grid
     return _again(small, planes, seen, best, rows, cols, layout, _window_guesses, "+window", tried)
 
 
-def _crossed(small: np.ndarray, planes: list, seen: list[np.ndarray], best: GridFound | None,
+def _crossed(small: np.ndarray, planes: list[PlaneView], seen: list[np.ndarray], best: GridFound | None,
              rows: int, cols: int, layout: np.ndarray | None, tried: list[GridFound]) -> GridFound | None:
     """With no convincing grid yet: each plane's lattice with one axis's lines at the other's
     spacing (:func:`_lattice_guesses` ``cross``: rows of tiles, or a table's pattern, folded
@@ -110,22 +121,23 @@ def _crossed(small: np.ndarray, planes: list, seen: list[np.ndarray], best: Grid
     premium squares follow the layout clearly (:data:`~vision.gridfind.found.PATTERN_CLEAR`): a
     lattice at a spacing not its own's fitted part of a green board 1.06 squares off, its lines
     standing out and its pattern 0.52 (tuning dark 1012)."""
-    def guesses(small: np.ndarray, plane: np.ndarray, size: tuple[int, int], rows: int, cols: int) -> list[np.ndarray]:
-        return _lattice_guesses(small, plane, size, rows, cols, cross=True)
+    def guesses(view: PlaneView, rows: int, cols: int) -> list[np.ndarray]:
+        return _lattice_guesses(view, rows, cols, cross=True)
 
     return _again(small, planes, seen, best, rows, cols, layout, guesses, CROSS, tried)
 
 
-def _again(small: np.ndarray, planes: list, seen: list[np.ndarray], best: GridFound | None, rows: int, cols: int,
+def _again(small: np.ndarray, planes: list[PlaneView], seen: list[np.ndarray], best: GridFound | None, rows: int, cols: int,
            layout: np.ndarray | None, guesses: Callable[..., list[np.ndarray]], tag: str,
            tried: list[GridFound] | None = None) -> GridFound | None:
     """Each plane searched again with other ``guesses`` (their method named with ``tag``): the
     guesses not ``seen`` yet checked, the likeliest refined; the best bounded grid so far. Each
     plane's likeliest first check is added to ``tried``, if given."""
-    for method, plane, size in planes:
+    for view in planes:
+        method = view.method
         quick = []
-        for guess in guesses(small, plane, size, rows, cols):
-            if any(np.abs(guess - other).max() < 2.0 for other in seen):
+        for guess in guesses(view, rows, cols):
+            if _seen_before(guess, seen):
                 continue
             seen.append(guess)
             first = _refine_and_check(small, guess, rows, cols, layout, method + tag, refine=0)
