@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import pathlib
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
 
 from rules.board import Board
 from vision import arraycache
+from vision.layout import grid_squares
 from vision.locate import MARGIN
 from vision.printing import draw_board
 
@@ -74,7 +76,7 @@ class LetterCut:
         rs, cs = at[:, 0], at[:, 1]
 
         def cut(image: np.ndarray) -> np.ndarray:  # the squares' pixels, one above the other
-            return _grid_cells(image, c, self.rows, self.cols, m)[rs, cs].reshape(n * c, c, 3)
+            return grid_squares(image, c, self.rows, self.cols, m)[rs, cs].reshape(n * c, c, 3)
 
         norm = _divide_by_light(_unit_float(cut(self.canon)), cut(self._light()))
         darkness = _darker_than(cut(self.ref_letter), norm).reshape(1, n, c, c)
@@ -93,18 +95,20 @@ class CellAnalysis:
     #: a word read beside one is asked about (:class:`vision.reader.BoardReader`)
     doubt: np.ndarray
 
-    @property
+    @cached_property
     def letter_darkness(self) -> np.ndarray:
         """Canonical-size float32 map like :attr:`darkness`, with a closer printed look, for letter
         shapes (made when first asked for: a read cuts only its written squares, :meth:`ink_maps`)."""
-        made = self.__dict__.get("_letter_darkness")
-        if made is None:
-            made = self.__dict__["_letter_darkness"] = self.letters.darkness()
-        return made
+        return self.letters.darkness()
+
+    def _cut_alone(self, cell: int) -> bool:
+        """Whether squares of ``cell`` pixels are cut on their own (:meth:`LetterCut.squares`): the
+        board-wide map is not made yet, and its grid starts a whole number of pixels in."""
+        return "letter_darkness" not in self.__dict__ and cell == self.letters.cell and MARGIN * cell == int(MARGIN * cell)
 
     def ink_map(self, row: int, col: int, cell: int) -> np.ndarray:
         """The square's ink, scaled 0..1 (input of the letter model)."""
-        if "_letter_darkness" not in self.__dict__ and cell == self.letters.cell and MARGIN * cell == int(MARGIN * cell):
+        if self._cut_alone(cell):
             return _ink_scaled(self.letters.squares([(row, col)])[0])
         m = MARGIN * cell
         y0, x0 = int(round(m + row * cell)), int(round(m + col * cell))
@@ -113,7 +117,7 @@ class CellAnalysis:
     def ink_maps(self, squares: list[tuple[int, int]]) -> list[np.ndarray]:
         """:meth:`ink_map` of each of ``squares`` ((row, col) each) at the judge's cell size, cut together."""
         c = self.letters.cell
-        if "_letter_darkness" in self.__dict__ or MARGIN * c != int(MARGIN * c):
+        if not self._cut_alone(c):
             return [self.ink_map(r, col, c) for r, col in squares]
         return list(_inks_scaled(self.letters.squares(squares)))
 
@@ -237,16 +241,10 @@ def _divide_by_light(obs: np.ndarray, light: np.ndarray) -> np.ndarray:
     return cv2.divide(obs, light, dst=light)
 
 
-def _grid_cells(image: np.ndarray, cell: int, rows: int, cols: int, m: int) -> np.ndarray:
-    """(rows, cols, cell, cell, ...) view of the squares of the grid ``m`` pixels from ``image``'s corner."""
-    grid = image[m:m + rows * cell, m:m + cols * cell]
-    return grid.reshape(rows, cell, cols, cell, *grid.shape[2:]).swapaxes(1, 2)
-
-
 def _less_paper_level(darkness: np.ndarray, cell: int, rows: int, cols: int, whole_squares: bool = False) -> np.ndarray:
     """``darkness`` (changed in place) less each grid square's own paper level (its median),
     clipped to 0..1; ``whole_squares``: ``darkness`` is (rows, cols, cell, cell) already."""
-    grid_d = darkness if whole_squares else _grid_cells(darkness, cell, rows, cols, int(round(MARGIN * cell)))
+    grid_d = darkness if whole_squares else grid_squares(darkness, cell, rows, cols, int(round(MARGIN * cell)))
     flat = grid_d.reshape(grid_d.shape[0], grid_d.shape[1], -1)
     bias = np.partition(flat, flat.shape[2] // 2, axis=2)[:, :, flat.shape[2] // 2]
     grid_d -= np.maximum(bias, 0)[:, :, None, None]  # (a view: corrects ``darkness`` itself)
@@ -388,16 +386,15 @@ class CellJudge:
         h, w = obs.shape[:2]
         step = max(2, self.cell // 6)
         ratio = cv2.divide(obs, self.ref_safe)
-        np.multiply(ratio, self._bright_channels(), out=ratio)   # 0 off plain paper, the ratio itself on it
+        np.multiply(ratio, self._bright_channels, out=ratio)   # 0 off plain paper, the ratio itself on it
         return cv2.resize(ratio, (w // step, h // step), interpolation=cv2.INTER_AREA)
 
+    @cached_property
     def _bright_channels(self) -> np.ndarray:
-        """:attr:`bright` repeated in three channels (kept once made, never in the cache): a
-        product with it is a fifth of the time of one that broadcasts ``bright``'s one channel."""
-        made = self.__dict__.get("_bright3")
-        if made is None:
-            made = self.__dict__["_bright3"] = np.repeat(self.bright, 3, axis=2)
-        return made
+        """:attr:`bright` repeated in three channels (kept once made, never in the cache: its name
+        starts with ``_``): a product with it is a fifth of the time of one that broadcasts
+        ``bright``'s one channel."""
+        return np.repeat(self.bright, 3, axis=2)
 
     def _objects(self, flat: np.ndarray, saturated: np.ndarray) -> np.ndarray:
         """Mask of foreign objects (hands, arms, pens) on the canonical image, ``flat`` being the
@@ -466,7 +463,7 @@ class CellJudge:
         return cv2.resize(fit, size, interpolation=cv2.INTER_LINEAR)
 
     def _cells(self, image: np.ndarray) -> np.ndarray:
-        return _grid_cells(image, self.cell, self.board.rows, self.board.cols, int(round(MARGIN * self.cell)))
+        return grid_squares(image, self.cell, self.board.rows, self.board.cols, int(round(MARGIN * self.cell)))
 
     def _less_paper_level(self, darkness: np.ndarray) -> np.ndarray:
         """``darkness`` (changed in place) less each square's own paper level (its median), clipped to 0..1."""

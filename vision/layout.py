@@ -49,3 +49,16 @@ class Layout:
     def grid_corners(self) -> np.ndarray:
         """The grid's outline corners TL, TR, BR, BL."""
         return np.array([(0, 0), (self.cols, 0), (self.cols, self.rows), (0, self.rows)], dtype=np.float64)
+
+
+def grid_squares(image: np.ndarray, cell: int, rows: int, cols: int, offset: int) -> np.ndarray:
+    """A view of ``image``'s grid squares as (rows, cols, cell, cell, ...channels): the grid of
+    ``cell``-pixel squares whose top-left corner is ``offset`` pixels from the image's (a canonical
+    image's margin). Writing into the view writes into ``image``.
+
+    >>> image = np.arange(36).reshape(6, 6)
+    >>> grid_squares(image, 2, 2, 2, 1)[1, 0].tolist()
+    [[19, 20], [25, 26]]
+    """
+    grid = image[offset:offset + rows * cell, offset:offset + cols * cell]
+    return grid.reshape(rows, cell, cols, cell, *grid.shape[2:]).swapaxes(1, 2)

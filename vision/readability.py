@@ -45,6 +45,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.layout import grid_squares
+
 #: fewer frame pixels than this a square: too small to read (scripts/fit_readable.py)
 MIN_SQUARE_PX = 15.0
 #: more blur than this (0..1): too blurred to read
@@ -137,14 +139,9 @@ def washed_out(canon: np.ndarray, cell: int, rows: int, cols: int, margin: float
     # spread over a square of the picture widened by ``pad`` pixels each way (outside the picture
     # the widening takes nothing, as the cut-off patch did)
     around = np.ones((2 * pad + 1, 2 * pad + 1), np.uint8)
-    high = _squares(cv2.dilate(gray, around), cell, rows, cols, m).max(axis=(2, 3)).astype(int)
-    low = _squares(cv2.erode(gray, around), cell, rows, cols, m).min(axis=(2, 3)).astype(int)
+    high = grid_squares(cv2.dilate(gray, around), cell, rows, cols, m).max(axis=(2, 3)).astype(int)
+    low = grid_squares(cv2.erode(gray, around), cell, rows, cols, m).min(axis=(2, 3)).astype(int)
     return high - low < WASHED_CONTRAST
-
-
-def _squares(image: np.ndarray, cell: int, rows: int, cols: int, m: int) -> np.ndarray:
-    """(rows, cols, cell, cell) view of the grid's squares in ``image`` (grid ``m`` pixels from its corner)."""
-    return image[m:m + rows * cell, m:m + cols * cell].reshape(rows, cell, cols, cell).transpose(0, 2, 1, 3)
 
 
 def _washed_out_squares(gray: np.ndarray, cell: int, rows: int, cols: int, m: int, pad: int) -> np.ndarray:

@@ -43,7 +43,7 @@ def scene_letter_images(reader: BoardReader, letters: Sequence[str], seed: int,
     except BoardNotFound:
         return np.zeros((0, 28, 28), np.uint8), np.zeros(0, np.int64)
     analysis = reader.judge.analyse(reader.canonical(frame, located))
-    images = [np.round(normalise(analysis.ink_map(sq.row, sq.col, reader.cell)) * 255) for sq in chosen]
+    images = [np.round(normalise(ink) * 255) for ink in analysis.ink_maps([(sq.row, sq.col) for sq in chosen])]
     return np.stack(images).astype(np.uint8), np.array([alphabet.index(ch) for ch in letters[:n]], np.int64)
 
 
