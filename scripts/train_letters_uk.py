@@ -318,6 +318,11 @@ def main(argv=None) -> int:
                     "(--head-epochs), then everything with --epochs and --peak")
     ap.add_argument("--head-epochs", type=int, default=1, help="epochs of the new last layer alone with --transfer")
     args = ap.parse_args(argv)
+    for option, path in (("--init", args.init), ("--transfer", args.transfer)):
+        if path is not None and not path.is_file():   # said now, not after the cut-outs are rendered
+            ap.error(f"{option} {path}: no such network file")
+    if args.font_scenes and not args.fonts.is_dir():
+        ap.error(f"--font-scenes needs the fonts in {args.fonts}: run scripts/fetch_fonts.sh uk")
     t0 = time.time()
     learn_all, tuning = tuning_split(seed=args.seed)
     learn = capped(learn_all, args.most, args.seed)

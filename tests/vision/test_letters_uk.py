@@ -179,3 +179,13 @@ def test_a_latin_network_is_the_start_of_a_ukrainian_one_with_a_new_last_layer(t
     moved = [not torch.equal(a, b) for a, b in zip(kept, net.parameters())]
     assert moved[-2:] == [True, True] and not any(moved[:-2])  # only the new last layer learnt
     assert all(p.requires_grad for p in net.parameters())  # and everything learns on afterwards
+
+
+@pytest.mark.parametrize("argv, said", [(["--transfer", "no-such.onnx"], "--transfer no-such.onnx: no such network file"),
+                                        (["--init", "no-such.onnx"], "--init no-such.onnx: no such network file"),
+                                        (["--font-scenes", "5", "--fonts", "no-such-dir"], "run scripts/fetch_fonts.sh uk")])
+def test_the_training_script_refuses_a_missing_start_or_fonts_before_any_work(argv, said, capsys):
+    module = script_module("train_letters_uk")
+    with pytest.raises(SystemExit) as stop:
+        module.main(argv)
+    assert stop.value.code == 2 and said in capsys.readouterr().err
