@@ -28,7 +28,7 @@ import numpy as np
 
 from rules.board import Board
 from rules.squares import Square
-from vision.layout import MARKER_IDS, Layout
+from vision.layout import MARKER_IDS, Layout, grid_squares
 from vision.locate import MARGIN, Located, locate
 from vision.picture_board import GAP_CELLS, MARKER_CELLS, draw_picture_board
 
@@ -124,8 +124,8 @@ class ChipReader:
         located = locate(frame, self.board.rows, self.board.cols, cell=self.cell, marker_corners=self.markers)
         top = cv2.GaussianBlur(located.warp(frame), (0, 0), BLUR * self.cell / 48)
         rows_n, cols_n, c, m = self.board.rows, self.board.cols, self.cell, int(MARGIN * self.cell)
-        seen = _cells(top[m:m + rows_n * c, m:m + cols_n * c].astype(np.float32), rows_n, cols_n, c)
-        printed = _cells(self.reference[m:m + rows_n * c, m:m + cols_n * c].astype(np.float32), rows_n, cols_n, c)
+        seen = grid_squares(top, c, rows_n, cols_n, m).astype(np.float32)
+        printed = grid_squares(self.reference, c, rows_n, cols_n, m).astype(np.float32)
         # each square's brightness and colour balance matched to the print by its white paper;
         # where that differs much from its neighbours', theirs (a chip off its centre may lie on it)
         # (its brightest pixels there: a chip is darker than paper)
@@ -138,7 +138,7 @@ class ChipReader:
         lab = cv2.cvtColor(_image(balanced), cv2.COLOR_BGR2LAB).astype(np.float32)
         diff = np.linalg.norm(lab - self._reference_lab[m:m + rows_n * c, m:m + cols_n * c], axis=2)
         changed_image = diff > CHANGED
-        changed = _cells(changed_image[..., None], rows_n, cols_n, c)[..., 0] & self._middle
+        changed = grid_squares(changed_image, c, rows_n, cols_n, 0) & self._middle
         coverage = changed.sum(axis=(2, 3)) / self._middle.sum()
         # chip-coloured changes, averaged over a disc: a chip is where that average is high,
         # searched round each square's centre (a chip may lie up to a third of a square off it)
@@ -151,7 +151,7 @@ class ChipReader:
         # a chip's core is a peak: the flank of a neighbour's chip at the window's edge is none
         span = 2 * int(PEAK * c) + 1
         peaks = cv2.dilate(density, np.ones((span, span), np.uint8))
-        lab_cells = _cells(lab, rows_n, cols_n, c)
+        lab_cells = grid_squares(lab, c, rows_n, cols_n, 0)
         found: dict[tuple[int, int], tuple[int, int]] = {}       # square -> where its chip's core is
         for r in range(rows_n):
             for col in range(cols_n):
@@ -167,7 +167,7 @@ class ChipReader:
         explained = np.zeros_like(changed_image)
         for y, x in found.values():
             cv2.circle(explained.view(np.uint8), (x, y), int(EXPLAINED * c), 1, -1)
-        covered = _cells((changed_image & ~explained)[..., None], rows_n, cols_n, c)[..., 0] & self._middle
+        covered = grid_squares(changed_image & ~explained, c, rows_n, cols_n, 0) & self._middle
         uncovered = covered.sum(axis=(2, 3)) / self._middle.sum()
         rows: list[str] = []
         core = int(0.25 * c)
@@ -202,12 +202,8 @@ def _neighbourhood_median(values: np.ndarray, reach: int = 2) -> np.ndarray:
     return np.asarray(np.nanmedian(stack, axis=0))
 
 
-def _cells(image: np.ndarray, rows: int, cols: int, cell: int) -> np.ndarray:
-    """A grid image (rows*cell x cols*cell x channels) as (rows, cols, cell, cell, channels)."""
-    return image.reshape(rows, cell, cols, cell, -1).transpose(0, 2, 1, 3, 4)
-
-
 def _image(cells: np.ndarray) -> np.ndarray:
-    """The inverse of :func:`_cells`."""
+    """A grid image from its squares, (rows, cols, cell, cell, channels): the inverse of
+    :func:`vision.layout.grid_squares`."""
     rows, cols, cell, _, channels = cells.shape
     return np.ascontiguousarray(cells.transpose(0, 2, 1, 3, 4).reshape(rows * cell, cols * cell, channels))
