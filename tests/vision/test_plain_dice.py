@@ -18,7 +18,8 @@ from tabletop.cli import main
 from tabletop.dicesets import parse_dice_set
 from tabletop.errors import UserError
 from vision.plaindice import (FACES, FACES_PATH, FINDER_PATH, GRID_LOOK_OFF, SECOND_LOOK, SECOND_SCALES, NoDiceFound, PlainDiceReader,
-                             even_sizes, fill_holes, grid_boxes, off_lattice, settle, tray_rows, zoom_window)
+                             even_sizes, evened, face_cuts, fill_holes, forward_in_batches, grid_boxes, off_lattice, settle,
+                             tray_rows, zoom_window)
 from vision.synth import realdice
 
 pytestmark = pytest.mark.vision
@@ -277,7 +278,8 @@ def test_unsure_faces_are_reported_not_guessed(reader, monkeypatch):
 
 def test_a_doubtful_face_is_looked_at_again_tighter_looser_and_turned(reader, monkeypatch):
     """A sure face is read once; a doubtful one is cut again a little tighter and looser, each
-    cut turned each quarter, and the twelve readings averaged."""
+    cut turned each quarter, and the twelve readings averaged (the first look's reading of the
+    cut as first cut, upright, one of them: it is not read again)."""
     looks: list[np.ndarray] = []
 
     def run(cuts):
@@ -286,19 +288,78 @@ def test_a_doubtful_face_is_looked_at_again_tighter_looser_and_turned(reader, mo
         if len(looks) == 1:
             probs[0] = probabilities(E=1.0)                 # the first die is sure, the second doubtful
         else:
-            probs[: len(cuts) // 2] = probabilities(A=1.0)  # half the second looks say A
+            probs[:5] = probabilities(A=1.0)                # five of the eleven second looks say A
         return probs, np.full((len(cuts), 4), 0.25)
 
     monkeypatch.setattr(reader, "_run", run)
     grey = np.random.default_rng(1).integers(0, 256, (200, 200)).astype(np.uint8)
     faces, _ = reader.classify(grey, [(50.0, 50.0, 30.0, 30.0), (120.0, 120.0, 30.0, 30.0)])
-    assert [len(c) for c in looks] == [2, 4 * (1 + len(SECOND_SCALES))]
-    np.testing.assert_allclose(looks[1][0], looks[0][1])                     # the same cut first
-    assert not np.allclose(looks[1][1], looks[0][1])                         # then a tighter one
-    np.testing.assert_allclose(looks[1][3], np.rot90(looks[1][0], 1))        # each turned
+    turns = 1 + len(SECOND_SCALES)
+    assert [len(c) for c in looks] == [2, 4 * turns - 1]
+    assert not np.allclose(looks[1][0], looks[0][1])                         # a tighter cut first
+    np.testing.assert_allclose(looks[1][turns - 1], np.rot90(looks[0][1], 1))    # then each cut turned
+    np.testing.assert_allclose(looks[1][turns], np.rot90(looks[1][0], 1))
     assert faces[0, FACES.index("E")] == pytest.approx(1.0, abs=0.01)
-    assert faces[1, FACES.index("A")] == pytest.approx(0.75, abs=0.01)
-    assert faces[1, FACES.index("E")] == pytest.approx(0.25, abs=0.01)
+    assert faces[1, FACES.index("A")] == pytest.approx((5 + 7 * 0.5) / 12, abs=0.01)
+    assert faces[1, FACES.index("E")] == pytest.approx(7 * 0.5 / 12, abs=0.01)
+
+
+def test_the_second_look_averages_what_each_turned_cut_reads_alone(reader):
+    """The doubtful faces' second look, read in batches and with the first look's upright reading
+    kept, is the mean of the twelve cuts each read alone by the network (to 1e-6)."""
+    photo = cv2.imread(str(ROOT / "docs" / "img" / "camera-photo.jpg"), cv2.IMREAD_GRAYSCALE)
+    assert photo is not None
+    rng = np.random.default_rng(3)
+    boxes = [(float(x), float(y), float(w), float(w)) for x, y, w in
+             zip(rng.uniform(100, photo.shape[1] - 100, 6), rng.uniform(100, photo.shape[0] - 100, 6), rng.uniform(20, 90, 6))]
+    doubtful = PlainDiceReader(second_look=1.01)            # every face doubtful: every face looked at again
+    faces, _ = doubtful.classify(photo, boxes)
+
+    def alone(cut):
+        doubtful.faces.setInput(np.ascontiguousarray(cut[None, None], np.float32))
+        out = doubtful.faces.forward(["faces", "turns"])[0]
+        z = np.asarray(out, np.float64)[0]
+        p = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+        p[FACES.index("QU")] += p[FACES.index("Q")]
+        p[FACES.index("Q")] = 0.0
+        return p
+
+    for box, got in zip(boxes, faces):
+        cx, cy, w, h = box
+        cuts = [face_cuts(photo, [(cx, cy, w * s, h * s)])[0] for s in (1.0,) + SECOND_SCALES]
+        want = np.mean([alone(np.rot90(c, k)) for k in range(4) for c in cuts], axis=0)
+        np.testing.assert_allclose(got, want, atol=1e-6)
+
+
+@pytest.mark.parametrize("n, size", [(1, 8), (8, 8), (9, 8), (20, 8), (20, 1), (5, 64)])
+def test_a_batched_forward_equals_the_one_by_one_forward(reader, n, size):
+    cuts = np.random.default_rng(n).normal(0, 1, (n, 1, 32, 32)).astype(np.float32)
+    faces, turns = forward_in_batches(reader.faces, cuts, ["faces", "turns"], size)
+    assert faces.shape == (n, len(FACES)) and turns.shape == (n, 4)
+    for k in range(n):
+        reader.faces.setInput(cuts[k:k + 1])
+        one_face, one_turn = reader.faces.forward(["faces", "turns"])
+        np.testing.assert_allclose(faces[k], np.asarray(one_face)[0], atol=1e-5)
+        np.testing.assert_allclose(turns[k], np.asarray(one_turn)[0], atol=1e-5)
+
+
+@pytest.mark.parametrize("n, size", [(0, 8), (3, 0)])
+def test_a_batched_forward_refuses_an_empty_blob_or_batch(reader, n, size):
+    with pytest.raises(ValueError, match="at least one"):
+        forward_in_batches(reader.faces, np.zeros((n, 1, 32, 32), np.float32), ["faces", "turns"], size)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 6), rows=st.integers(2, 12), cols=st.integers(2, 12), scale=st.integers(0, 60), seed=st.integers(0, 99))
+def test_evened_stack_is_each_cut_evened(n, rows, cols, scale, seed):
+    """A stack of cuts evened at once is each cut evened alone, bit for bit (flat cuts all zero)."""
+    cuts = (np.random.default_rng(seed).random((n, rows, cols)) * scale).astype(np.uint8)
+    together = evened(cuts)
+    for cut, got in zip(cuts, together):
+        alone = cut.astype(np.float32) - cut.astype(np.float32).mean()
+        spread = float(alone.std())
+        want = alone / spread if spread > 2.0 else alone * 0.0
+        assert got.dtype == np.float32 and got.tobytes() == want.astype(np.float32).tobytes()
 
 
 @settings(max_examples=40, deadline=None)
