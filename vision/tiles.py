@@ -93,9 +93,14 @@ BLANK_FACE = 0.1
 #: gradient (grey, evened-light units a pixel, Sobel) over its middle (:data:`BLANK_PATCH` pixels)
 #: at least this, or it is an empty square. A raised face lies off its square, and its edge and
 #: side cross the square; plain board does not (tuning renders of pale wood on light boards, seeds
-#: 53000-53129 and 53600-53629: blanks 0.106 and up, empty squares read as blanks 0.03-0.30)
+#: 53000-53129 and 53600-53629, squares so read: 52 blanks at 0.106-0.33, 16 empty squares at
+#: 0.03-0.30, 7 of them under 0.1; an empty square beside a tile shows that tile's face)
 BLANK_RELIEF = 0.1
 RELIEF_UNSURE = 0.9
+#: ... and only where its face was found at least this far (squares) off its square: a face on its
+#: square (a straight view, a low tile) hides its edge and side, and a blank looks as plain as the
+#: board (tuning renders of boxed boards, seeds 53800-53859: a blank 0.03 square off, relief 0.06)
+RELIEF_OFF = 0.05
 #: the board's colour is the median of at most this many squares read clearly empty
 BOARD_SQUARES = 40
 #: the side (pixels) of the middle of a square whose colour is its face's
@@ -381,8 +386,8 @@ class TileReader:
         network gave some chance of being a blank (:data:`BLANK_RESCUE`), of the letter tiles'
         colour and far from the board's (the median over the squares read surely empty), is a
         blank. A square read unsurely as a blank but of the board's own colour, where colour
-        cannot tell, is a blank only if its own square shows a raised tile's relief
-        (:func:`relief`, :data:`BLANK_RELIEF`)."""
+        cannot tell, whose face lies off its square (:data:`RELIEF_OFF`), is a blank only if its
+        own square shows a raised tile's relief (:func:`relief`, :data:`BLANK_RELIEF`)."""
         codes = probs.argmax(1)
         letters = np.flatnonzero((codes >= 2) & (probs.max(1) > 0.9))
         blanks = np.flatnonzero(codes == 1)
@@ -402,7 +407,8 @@ class TileReader:
             off_board = np.abs(colours[len(letters):at + len(maybe)] - board).max(1)
             found = maybe[(off_face[at:at + len(maybe)] <= BLANK_FACE) & (off_board[len(blanks):] >= BLANK_COLOUR)]
             probs[found, 1] = np.maximum(probs[found, 1], probs[found, 0] + 1e-3)
-            plain = blanks[(off_board[:len(blanks)] <= BLANK_FACE) & (probs[blanks, 1] < RELIEF_UNSURE)]
+            off = np.hypot(*(centres[blanks] - self.middles[blanks]).T) >= RELIEF_OFF * self.cell
+            plain = blanks[(off_board[:len(blanks)] <= BLANK_FACE) & (probs[blanks, 1] < RELIEF_UNSURE) & off]
             flat = plain[relief(light, self.middles[plain]) < BLANK_RELIEF]
             probs[flat, 1] = 0.0
             far = np.concatenate([far, flat])
