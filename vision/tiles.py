@@ -18,7 +18,9 @@ again only the squares the first read did not find clearly empty, and those besi
 it reads a tile that the general network took for an empty square, both networks' reads together
 say whether a tile lies there. A blank tile is told by its colour too: a square the network
 takes for a blank must have the letter tiles' colour, and one it takes for empty but gives a fair chance of a blank is a blank
-when it has their colour and not the board's. A letter read unsurely is read again from four
+when it has their colour and not the board's; one of the board's own colour that the network is
+unsure of, whose face lies off its square, must show at its own square the edge and side of a
+raised tile (:func:`relief`), or it is plain board. A letter read unsurely is read again from four
 places a pixel round it, and the five reads averaged (a small stroke, И's diagonal, reads
 differently from one pixel to the next).
 
@@ -627,4 +629,4 @@ def _runs(tiled: np.ndarray):
                 j = k
 
 
-__all__ = ["TileReader", "TilesRead", "TileWord", "TileModel", "BadImage", "BoardNotFound", "glyph"]
+__all__ = ["TileReader", "TilesRead", "TileWord", "TileModel", "BadImage", "BoardNotFound", "glyph", "relief"]
