@@ -570,8 +570,8 @@ def relief(light: np.ndarray, centres: np.ndarray, size: int = BLANK_PATCH) -> n
     """How much each square round ``centres`` ((n, 2) x, y in the evened-light top-down image
     ``light``) is crossed by edges: the mean gradient magnitude of its grey (Sobel, units a pixel)
     over the middle ``size`` pixels. Plain board is near 0 (its texture and the photo's noise:
-    0.02-0.1 on renders); a raised tile seen obliquely shows the edge of its face and its side
-    there.
+    about 0.05 for the median square read clearly empty on renders of boxed boards); a raised tile
+    seen obliquely shows the edge of its face and its side there.
 
     >>> flat = np.full((60, 60, 3), 0.8, np.float32)
     >>> edged = flat.copy(); edged[:, 30:] = 0.5
