@@ -18,7 +18,9 @@ again only the squares the first read did not find clearly empty, and those besi
 it reads a tile that the general network took for an empty square, both networks' reads together
 say whether a tile lies there. A blank tile is told by its colour too: a square the network
 takes for a blank must have the letter tiles' colour, and one it takes for empty but gives a fair chance of a blank is a blank
-when it has their colour and not the board's. A letter read unsurely is read again from four
+when it has their colour and not the board's; one of the board's own colour that the network is
+unsure of, whose face lies off its square, must show at its own square the edge and side of a
+raised tile (:func:`relief`), or it is plain board. A letter read unsurely is read again from four
 places a pixel round it, and the five reads averaged (a small stroke, И's diagonal, reads
 differently from one pixel to the next).
 
@@ -88,6 +90,19 @@ BLANK_COLOUR = 0.22
 #: from the board's (six 10-photo tuning families: 6 of 8 blanks read empty found so, no empty square taken)
 BLANK_RESCUE = 0.04
 BLANK_FACE = 0.1
+#: a square read as a blank less surely than :data:`RELIEF_UNSURE`, of the board's own colour
+#: (within :data:`BLANK_FACE`), must show a raised tile's relief at its own square: the mean
+#: gradient (grey, evened-light units a pixel, Sobel) over its middle (:data:`BLANK_PATCH` pixels)
+#: at least this, or it is an empty square. A raised face lies off its square, and its edge and
+#: side cross the square; plain board does not (tuning renders of pale wood on light boards, seeds
+#: 53000-53129 and 53600-53629, squares so read: 52 blanks at 0.106-0.33, 16 empty squares at
+#: 0.03-0.30, 7 of them under 0.1; an empty square beside a tile shows that tile's face)
+BLANK_RELIEF = 0.1
+RELIEF_UNSURE = 0.9
+#: ... and only where its face was found at least this far (squares) off its square: a face on its
+#: square (a straight view, a low tile) hides its edge and side, and a blank looks as plain as the
+#: board (tuning renders of boxed boards, seeds 53800-53859: a blank 0.03 square off, relief 0.06)
+RELIEF_OFF = 0.05
 #: the board's colour is the median of at most this many squares read clearly empty
 BOARD_SQUARES = 40
 #: the side (pixels) of the middle of a square whose colour is its face's
@@ -365,13 +380,16 @@ class TileReader:
                 probs[doubted[~empty], 1:] = tiles[~empty]
 
     def _check_blanks(self, probs: np.ndarray, light: np.ndarray, centres: np.ndarray) -> None:
-        """Blank tiles told by their colour, ``probs`` changed in place. A tile's face has its set's
-        colour: the median colour of the middle of its window (``centres``: where the squares were
-        read) is the letter tiles' (the median over the squares read surely as letters). A square
-        read as a blank whose colour is far from theirs (:data:`BLANK_COLOUR`) is an empty square
-        (a premium square, most often); a square read as empty that the network gave some chance
-        of being a blank (:data:`BLANK_RESCUE`), of the letter tiles' colour and far from the
-        board's (the median over the squares read surely empty), is a blank."""
+        """Blank tiles told by their colour and relief, ``probs`` changed in place. A tile's face
+        has its set's colour: the median colour of the middle of its window (``centres``: where
+        the squares were read) is the letter tiles' (the median over the squares read surely as
+        letters). A square read as a blank whose colour is far from theirs (:data:`BLANK_COLOUR`)
+        is an empty square (a premium square, most often); a square read as empty that the
+        network gave some chance of being a blank (:data:`BLANK_RESCUE`), of the letter tiles'
+        colour and far from the board's (the median over the squares read surely empty), is a
+        blank. A square read unsurely as a blank but of the board's own colour, where colour
+        cannot tell, whose face lies off its square (:data:`RELIEF_OFF`), is a blank only if its
+        own square shows a raised tile's relief (:func:`relief`, :data:`BLANK_RELIEF`)."""
         codes = probs.argmax(1)
         letters = np.flatnonzero((codes >= 2) & (probs.max(1) > 0.9))
         blanks = np.flatnonzero(codes == 1)
@@ -386,11 +404,16 @@ class TileReader:
         at = len(letters) + len(blanks)
         far = blanks[off_face[len(letters):at] > BLANK_COLOUR]
         probs[far, 1] = 0.0
-        if len(maybe) and len(empty) >= 3:
+        if len(empty) >= 3:
             board = np.median(colours[at + len(maybe):], 0)
-            off_board = np.abs(colours[at:at + len(maybe)] - board).max(1)
-            found = maybe[(off_face[at:at + len(maybe)] <= BLANK_FACE) & (off_board >= BLANK_COLOUR)]
+            off_board = np.abs(colours[len(letters):at + len(maybe)] - board).max(1)
+            found = maybe[(off_face[at:at + len(maybe)] <= BLANK_FACE) & (off_board[len(blanks):] >= BLANK_COLOUR)]
             probs[found, 1] = np.maximum(probs[found, 1], probs[found, 0] + 1e-3)
+            off = np.hypot(*(centres[blanks] - self.middles[blanks]).T) >= RELIEF_OFF * self.cell
+            plain = blanks[(off_board[:len(blanks)] <= BLANK_FACE) & (probs[blanks, 1] < RELIEF_UNSURE) & off]
+            flat = plain[relief(light, self.middles[plain]) < BLANK_RELIEF]
+            probs[flat, 1] = 0.0
+            far = np.concatenate([far, flat])
         changed = np.concatenate([far, maybe])
         probs[changed] /= np.maximum(probs[changed].sum(1, keepdims=True), 1e-9)
 
@@ -543,6 +566,29 @@ class TileReader:
         return words
 
 
+def relief(light: np.ndarray, centres: np.ndarray, size: int = BLANK_PATCH) -> np.ndarray:
+    """How much each square round ``centres`` ((n, 2) x, y in the evened-light top-down image
+    ``light``) is crossed by edges: the mean gradient magnitude of its grey (Sobel, units a pixel)
+    over the middle ``size`` pixels. Plain board is near 0 (its texture and the photo's noise:
+    about 0.05 for the median square read clearly empty on renders of boxed boards); a raised tile
+    seen obliquely shows the edge of its face and its side there.
+
+    >>> flat = np.full((60, 60, 3), 0.8, np.float32)
+    >>> edged = flat.copy(); edged[:, 30:] = 0.5
+    >>> middle = np.array([[30.0, 30.0]])
+    >>> round(float(relief(flat, middle)[0]), 2), round(float(relief(edged, middle)[0]), 2)
+    (0.0, 0.13)
+    """
+    if len(centres) == 0:
+        return np.zeros(0, np.float32)
+    grey = windows(light, centres, size + 2).mean(1)
+    out = np.empty(len(centres), np.float32)
+    for k, g in enumerate(grey):
+        gx, gy = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+        out[k] = np.hypot(gx, gy)[1:-1, 1:-1].mean()
+    return out
+
+
 def _sureness(read: np.ndarray) -> np.ndarray:
     """How surely each square of ``read`` (squares, codes) is a tile: -log(1 - p) of its likeliest
     tile, 0 where it is empty with at least 0.9 probability (very sure reads weigh most).
@@ -583,4 +629,4 @@ def _runs(tiled: np.ndarray):
                 j = k
 
 
-__all__ = ["TileReader", "TilesRead", "TileWord", "TileModel", "BadImage", "BoardNotFound", "glyph"]
+__all__ = ["TileReader", "TilesRead", "TileWord", "TileModel", "BadImage", "BoardNotFound", "glyph", "relief"]
