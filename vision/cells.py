@@ -378,8 +378,7 @@ class CellJudge:
         saturated = (_channel_min(canon_bgr) >= GLARE_LEVEL) if canon_bgr.dtype == np.uint8 else (_channel_min(obs) > 0.97)
         flat = _divide_by_light(obs, self._board_light(num, (w, h)))
         del obs
-        valleys = self._valleys(canon_bgr)
-        return self._judge(darkness, self._objects(flat, saturated), letters, valleys)
+        return self._judge(darkness, self._objects(flat, saturated), letters, canon_bgr)
 
     def _paper_colour(self, ratio: np.ndarray) -> np.ndarray:
         """The light's colour over the board: each channel's photo/printed ratio on plain paper
@@ -497,7 +496,10 @@ class CellJudge:
         return _less_paper_level(darkness, self.cell, self.board.rows, self.board.cols)
 
     def _judge(self, darkness: np.ndarray, solid: np.ndarray, letters: LetterCut,
-               valleys: np.ndarray | None = None) -> CellAnalysis:
+               photo: np.ndarray | None = None) -> CellAnalysis:
+        """The squares' states from ``darkness`` (changed in place), ``solid`` (foreign objects) and
+        the canonical ``photo`` (its valleys, :meth:`_valleys`, looked for only where faint strokes
+        alone might write a square; None: every faint stroke counts)."""
         self._less_paper_level(darkness)
         grid_d = self._cells(darkness)
         inked = (grid_d > self.ink_threshold) & self.inner
@@ -509,8 +511,13 @@ class CellJudge:
         strokes = self._cells(darkness - cv2.morphologyEx(darkness, cv2.MORPH_OPEN, self.stroke_kernel))
         stroked = (strokes > self.stroke_threshold) & self.clear_paper
         faint = stroked.sum((2, 3)) / self.inner.sum()
-        in_valleys = faint if valleys is None else (stroked & self._cells(valleys)).sum((2, 3)) / self.inner.sum()
-        written = (faint > self.min_stroke_anywhere) | (in_valleys > self.min_stroke)
+        written = faint > self.min_stroke_anywhere
+        maybe = (faint > self.min_stroke) & ~written
+        if photo is not None and maybe.any():  # (most reads have no such square: no valleys looked for)
+            in_valleys = (stroked & self._cells(self._valleys(photo))).sum((2, 3)) / self.inner.sum()
+            written |= maybe & (in_valleys > self.min_stroke)
+        else:
+            written |= maybe
         frac = np.where(written, np.maximum(frac, self.min_ink + 1e-3), frac)
         covered = self._cells(solid).mean((2, 3))
         occluded = (covered > 0.1) | ((covered > 0.01) & (frac > self.min_ink))  # a fingertip or pen end, not ink
