@@ -274,7 +274,7 @@ class CellJudge:
     #: a square is written when faint strokes (:meth:`_judge`) cover more than this share of its inner
     #: area (0.02: a dozen pixels of a 30-pixel square). It was 0.04 until 2026-11-26: under glare or
     #: blur a written square's strokes, washed out, often cover 0.02-0.04 of it, while no empty square
-    #: showed more than 0.005 in the tuning scenes (some 39,000) nor more than 0.011 under harsh light
+    #: showed more than 0.005 in the tuning scenes (some 39,000) nor more than 0.010 under harsh light
     #: (a glare spot and a dark side: docs/vision.md, "Faint strokes are ink")
     MIN_STROKE = 0.02
     #: ... counting only faint strokes that are valleys of the photo itself (:meth:`_valleys`); faint
