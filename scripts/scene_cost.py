@@ -38,6 +38,8 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
+from vision.cells import CellJudge  # noqa: E402
+
 PER_SCENE = 60
 INK_NAMES = ("black", "blue", "red", "green")
 #: (name, the letter's value, bin edges): how the loss table splits the letters
@@ -145,20 +147,25 @@ def glare_over(scene, glared: np.ndarray, plain: np.ndarray, board) -> np.ndarra
 
 @dataclass(frozen=True)
 class Way:
-    """One way of reading a scene: how the photo is resampled to the canonical image and whether
-    letters are cut in light of one colour (:attr:`vision.cells.CellJudge.letter_light_colourless`)."""
+    """One way of reading a scene: how the photo is resampled to the canonical image, whether
+    letters are cut in light of one colour (:attr:`vision.cells.CellJudge.letter_light_colourless`)
+    and the share of a square faint strokes must cover for it to be written (``min_stroke``)."""
 
     interpolation: int
     colourless: bool
+    min_stroke: float = CellJudge.MIN_STROKE
 
     def setup(self, reader) -> None:
         reader.interpolation = self.interpolation
         reader.judge.letter_light_colourless = self.colourless
+        reader.judge.min_stroke = self.min_stroke
 
 
-#: the ways compared: the reader before 2026-11-26's change, each part of it alone, and as shipped
-WAYS = {"before": Way(cv2.INTER_LINEAR, False), "cubic": Way(cv2.INTER_CUBIC, False),
-        "one-colour light": Way(cv2.INTER_LINEAR, True), "shipped": Way(cv2.INTER_CUBIC, True)}
+#: the ways compared: the reader before 2026-11-26's first change, each part of it alone, the reader
+#: after it ("bicubic one-colour": faint strokes still had to cover 0.04 of a square), and as shipped
+WAYS = {"before": Way(cv2.INTER_LINEAR, False, 0.04), "cubic": Way(cv2.INTER_CUBIC, False, 0.04),
+        "one-colour light": Way(cv2.INTER_LINEAR, True, 0.04), "bicubic one-colour": Way(cv2.INTER_CUBIC, True, 0.04),
+        "shipped": Way(cv2.INTER_CUBIC, True)}
 
 
 @dataclass

@@ -29,11 +29,11 @@ from vision.printing import draw_board
 EMPTY, INK, OCCLUDED = 0, 1, 2
 STATE_NAMES = {EMPTY: "empty", INK: "ink", OCCLUDED: "occluded"}
 #: an empty square is *doubtful* (:attr:`CellAnalysis.doubt`) when its ink passes this share of
-#: ``min_ink`` or its faint strokes this share of ``min_stroke`` (three pixels of a 30-pixel square):
-#: a thin stroke (an І) judged empty often leaves some, clean paper almost never does (on the tuning
-#: writers, 1 empty square in 11,000; docs/vision.md)
+#: ``min_ink`` or its faint strokes this share of ``min_stroke`` (0.004 of the inner area, two to
+#: three pixels of a 30-pixel square): a thin stroke (an І) judged empty often leaves some, clean
+#: paper almost never does (on the tuning writers, 1 empty square in 11,000; docs/vision.md)
 DOUBT_INK = 0.5
-DOUBT_STROKE = 0.1
+DOUBT_STROKE = 0.2
 
 
 def reference_image(board: Board, cell: int) -> np.ndarray:
@@ -257,7 +257,7 @@ def _less_paper_level(darkness: np.ndarray, cell: int, rows: int, cols: int, who
 GLARE_LEVEL = int(np.argmax(_unit_float(np.arange(256, dtype=np.uint8)) > 0.97))
 
 #: bump when what CellJudge computes from a board changes, so cached judges are drawn again
-JUDGE_FORMAT = "2"
+JUDGE_FORMAT = "3"
 
 
 class CellJudge:
@@ -271,8 +271,24 @@ class CellJudge:
     #: letter network. The empty/ink judgement keeps the local light.
     letter_light_colourless = True
 
+    #: a square is written when faint strokes (:meth:`_judge`) cover more than this share of its inner
+    #: area (0.02: a dozen pixels of a 30-pixel square). It was 0.04 until 2026-11-26: under glare or
+    #: blur a written square's strokes, washed out, often cover 0.02-0.04 of it, while no empty square
+    #: showed more than 0.005 in the tuning scenes (some 39,000) nor more than 0.010 under harsh light
+    #: (a glare spot and a dark side: docs/vision.md, "Faint strokes are ink")
+    MIN_STROKE = 0.02
+    #: ... counting only faint strokes that are valleys of the photo itself (:meth:`_valleys`); faint
+    #: strokes anywhere write a square from this share (0.04, as before). Beside a saturated glare
+    #: spot the local light spreads the glare over paper it does not light, and that paper looks
+    #: like a faint arc, but in the photo it is flat, not a valley
+    min_stroke_anywhere = 0.04
+    #: how much darker than the photo on both sides of it a valley is, as a share of that brightness
+    #: (half of ``stroke_threshold``: a washed-out stroke's valley in the photo is about as deep, as a
+    #: share, as its faint stroke in the darkness)
+    valley_depth = 0.06
+
     def __init__(self, board: Board, cell: int, ink_threshold: float = 0.28, min_ink: float = 0.018,
-                 stroke_threshold: float = 0.12, min_stroke: float = 0.04):
+                 stroke_threshold: float = 0.12, min_stroke: float = MIN_STROKE):
         self.board, self.cell = board, cell
         self.ref = reference_image(board, cell).astype(np.float32) / 255.0
         k = max(3, int(cell * 0.14) | 1)
@@ -362,7 +378,7 @@ class CellJudge:
         saturated = (_channel_min(canon_bgr) >= GLARE_LEVEL) if canon_bgr.dtype == np.uint8 else (_channel_min(obs) > 0.97)
         flat = _divide_by_light(obs, self._board_light(num, (w, h)))
         del obs
-        return self._judge(darkness, self._objects(flat, saturated), letters)
+        return self._judge(darkness, self._objects(flat, saturated), letters, canon_bgr)
 
     def _paper_colour(self, ratio: np.ndarray) -> np.ndarray:
         """The light's colour over the board: each channel's photo/printed ratio on plain paper
@@ -462,6 +478,16 @@ class CellJudge:
         fit = (fit[:, None] * gains[None, :]).reshape(*num.shape[:2], 3).astype(np.float32)
         return cv2.resize(fit, size, interpolation=cv2.INTER_LINEAR)
 
+    def _valleys(self, canon_bgr: np.ndarray) -> np.ndarray:
+        """Canonical-size bool mask: where the photo itself (its dimmest channel, before any light
+        is divided out) is darker than on both sides, by more than :attr:`valley_depth` of the
+        brightness round it (a black top-hat of a stroke's width)."""
+        dim = _channel_min(canon_bgr) if canon_bgr.ndim == 3 else canon_bgr
+        closed = cv2.morphologyEx(dim, cv2.MORPH_CLOSE, self.stroke_kernel)
+        depth = cv2.subtract(closed, dim).astype(np.float32)
+        darkest = 1.0 if dim.dtype == np.uint8 else 1 / 255  # (a black photo has no valleys)
+        return depth > self.valley_depth * np.maximum(closed.astype(np.float32), darkest)
+
     def _cells(self, image: np.ndarray) -> np.ndarray:
         return grid_squares(image, self.cell, self.board.rows, self.board.cols, int(round(MARGIN * self.cell)))
 
@@ -469,7 +495,11 @@ class CellJudge:
         """``darkness`` (changed in place) less each square's own paper level (its median), clipped to 0..1."""
         return _less_paper_level(darkness, self.cell, self.board.rows, self.board.cols)
 
-    def _judge(self, darkness: np.ndarray, solid: np.ndarray, letters: LetterCut) -> CellAnalysis:
+    def _judge(self, darkness: np.ndarray, solid: np.ndarray, letters: LetterCut,
+               photo: np.ndarray | None = None) -> CellAnalysis:
+        """The squares' states from ``darkness`` (changed in place), ``solid`` (foreign objects) and
+        the canonical ``photo`` (its valleys, :meth:`_valleys`, looked for only where faint strokes
+        alone might write a square; None: every faint stroke counts)."""
         self._less_paper_level(darkness)
         grid_d = self._cells(darkness)
         inked = (grid_d > self.ink_threshold) & self.inner
@@ -479,8 +509,16 @@ class CellJudge:
         # Opening with a disc wider than any stroke leaves the paper's own slow shading; what it
         # removes (a top-hat) is stroke-sized darkening.
         strokes = self._cells(darkness - cv2.morphologyEx(darkness, cv2.MORPH_OPEN, self.stroke_kernel))
-        faint = ((strokes > self.stroke_threshold) & self.clear_paper).sum((2, 3)) / self.inner.sum()
-        frac = np.where(faint > self.min_stroke, np.maximum(frac, self.min_ink + 1e-3), frac)
+        stroked = (strokes > self.stroke_threshold) & self.clear_paper
+        faint = stroked.sum((2, 3)) / self.inner.sum()
+        written = faint > self.min_stroke_anywhere
+        maybe = (faint > self.min_stroke) & ~written
+        if photo is not None and maybe.any():  # (most reads have no such square: no valleys looked for)
+            in_valleys = (stroked & self._cells(self._valleys(photo))).sum((2, 3)) / self.inner.sum()
+            written |= maybe & (in_valleys > self.min_stroke)
+        else:
+            written |= maybe
+        frac = np.where(written, np.maximum(frac, self.min_ink + 1e-3), frac)
         covered = self._cells(solid).mean((2, 3))
         occluded = (covered > 0.1) | ((covered > 0.01) & (frac > self.min_ink))  # a fingertip or pen end, not ink
         if occluded.any():  # beside a hand its shadow falls: marks there are not to be trusted
