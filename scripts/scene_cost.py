@@ -114,14 +114,19 @@ def edge_share(ink: np.ndarray) -> float:
     return float(min(xs.min(), ys.min(), n - 1 - xs.max(), n - 1 - ys.max())) / n
 
 
-def square_sizes(scene, board) -> np.ndarray:
-    """(rows, cols): each square's side in the photo, the root of its area there."""
-    h = scene.board_to_frame
+def in_photo(scene, cols: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """(len(rows), len(cols), 2): where the board's points at ``cols`` x ``rows`` (in squares from
+    the printed grid's top left) are in the scene's photo, x and y."""
     ox, oy = scene.print_origin
     c = scene.print_cell
-    xs, ys = np.meshgrid(ox + np.arange(board.cols + 1) * c, oy + np.arange(board.rows + 1) * c)
-    pts = cv2.perspectiveTransform(np.stack([xs, ys], -1).reshape(-1, 1, 2).astype(np.float64), h)
-    p = pts.reshape(board.rows + 1, board.cols + 1, 2)
+    xs, ys = np.meshgrid(ox + np.asarray(cols, np.float64) * c, oy + np.asarray(rows, np.float64) * c)
+    pts = cv2.perspectiveTransform(np.stack([xs, ys], -1).reshape(-1, 1, 2).astype(np.float64), scene.board_to_frame)
+    return pts.reshape(len(rows), len(cols), 2)
+
+
+def square_sizes(scene, board) -> np.ndarray:
+    """(rows, cols): each square's side in the photo, the root of its area there."""
+    p = in_photo(scene, np.arange(board.cols + 1), np.arange(board.rows + 1))
     a, b, cc, d = p[:-1, :-1], p[:-1, 1:], p[1:, 1:], p[1:, :-1]
 
     def cross(u, v):
@@ -133,11 +138,7 @@ def square_sizes(scene, board) -> np.ndarray:
 
 def glare_over(scene, glared: np.ndarray, plain: np.ndarray, board) -> np.ndarray:
     """(rows, cols): the grey levels the glare adds at each square's centre in the photo."""
-    h = scene.board_to_frame
-    ox, oy = scene.print_origin
-    c = scene.print_cell
-    xs, ys = np.meshgrid(ox + (np.arange(board.cols) + 0.5) * c, oy + (np.arange(board.rows) + 0.5) * c)
-    pts = cv2.perspectiveTransform(np.stack([xs, ys], -1).reshape(-1, 1, 2).astype(np.float64), h).reshape(-1, 2)
+    pts = in_photo(scene, np.arange(board.cols) + 0.5, np.arange(board.rows) + 0.5).reshape(-1, 2)
     diff = glared.astype(np.float32).mean(2) - plain.astype(np.float32).mean(2)
     diff = cv2.blur(diff, (5, 5))
     x = np.clip(np.round(pts[:, 0]).astype(int), 0, diff.shape[1] - 1)
