@@ -26,13 +26,10 @@ SQUARENESS = 1.8
 
 
 def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: int,
-                      layout: np.ndarray | None, method: str, refine: int = 2, lens: Lens | None = None,
-                      outranked: float = -np.inf) -> GridFound | None:
+                      layout: np.ndarray | None, method: str, refine: int = 2, lens: Lens | None = None) -> GridFound | None:
     """The candidate grid at ``corners`` refined ``refine`` times, then scored; None when it is
     no grid. With a ``lens``, ``corners`` are in its undistorted view, and the grid is seen
-    through it. None too when its score could not reach ``outranked`` even with every premium
-    square right (:func:`_outranked`): its pattern is not scored (a search ranking its
-    candidates passes the score it would have to beat to be looked at again)."""
+    through it."""
     area = cv2.contourArea(corners.astype(np.float32))
     if not np.isfinite(corners).all() or area < 0.02 * small.shape[0] * small.shape[1] or \
             not cv2.isContourConvex(corners.astype(np.float32)) or \
@@ -59,20 +56,8 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
         top = warp(small, h, size, lens)
         gx, gy = _edges(top)
     seen = _support(gx, gy, rows, cols, cell)
-    if layout is not None and _outranked(seen.lines, outranked):
-        return None
     pattern = None if layout is None else _pattern(top, layout)
     return GridFound(corners, seen.lines, seen.weakest, pattern, method, seen.ends, outer=seen.outer, unseen=seen.unseen)
-
-
-def _outranked(lines: float, least: float) -> bool:
-    """Whether a grid whose lines' share is ``lines`` scores below ``least`` whatever its premium
-    pattern (:attr:`GridFound.score`: the lines' share plus the pattern's, at most 1).
-
-    >>> _outranked(0.3, 1.5), _outranked(0.5, 1.5), _outranked(0.3, -np.inf)
-    (True, False, False)
-    """
-    return lines + 1.0 < least
 
 
 def _line_fit(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> np.ndarray | None:

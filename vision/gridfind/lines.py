@@ -104,7 +104,8 @@ def _line_peaks(g: np.ndarray, lines: int, along: int):
     prof = _side_values(g, xs.ravel(), along).reshape(along, lines, len(offsets))
     j = prof.argmax(2)
     peak = np.take_along_axis(prof, j[..., None], 2)[..., 0]
-    good = peak > STANDS_OUT * np.median(prof, axis=2) + STANDS_OUT_ABS
+    middle = np.partition(prof, REACH, axis=2)[..., REACH]             # the median of the 2 * REACH + 1
+    good = peak > STANDS_OUT * middle + STANDS_OUT_ABS
     return offsets, xs, prof, j, peak, good
 
 

@@ -41,7 +41,7 @@ def _first_search(small: np.ndarray, gray: np.ndarray, rows: int, cols: int, lay
             if _seen_before(guess, seen):
                 continue
             seen.append(guess)
-            first = _refine_and_check(small, guess, rows, cols, layout, method, refine=0, outranked=_to_beat(quick))
+            first = _refine_and_check(small, guess, rows, cols, layout, method, refine=0)
             if first is not None:
                 quick.append(first)
         quick.sort(key=lambda f: -f.score)
@@ -55,21 +55,6 @@ def _first_search(small: np.ndarray, gray: np.ndarray, rows: int, cols: int, lay
         if best is not None and best.sure:
             break
     return best, planes, seen, tried
-
-
-def _to_beat(ranked: list[GridFound]) -> float:
-    """The score a candidate checked next must reach to be among the :data:`REFINED` likeliest of
-    ``ranked`` and those before it: the :data:`REFINED`-th best score so far (a later candidate
-    that only ties it is ranked after it), -inf while there are fewer. A candidate that cannot
-    reach it need not have its premium pattern scored (:func:`_refine_and_check` ``outranked``).
-
-    >>> ranked = [GridFound(np.zeros((4, 2)), lines, 0.0, 0.5, "lines") for lines in (0.1, 0.9, 0.4, 0.6)]
-    >>> _to_beat(ranked[:2]), _to_beat(ranked)
-    (-inf, 0.9)
-    """
-    if len(ranked) < REFINED:
-        return -np.inf
-    return sorted((f.score for f in ranked), reverse=True)[REFINED - 1]
 
 
 def _seen_before(guess: np.ndarray, seen: list[np.ndarray]) -> bool:
@@ -109,8 +94,7 @@ def _shifts(small: np.ndarray, tried: list[GridFound], best: GridFound | None, r
                 if dx or dy:
                     grid = _grid(rows, cols).astype(np.float64) + np.array([dx, dy]) * CELL
                     corners = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), inv).reshape(4, 2)
-                    found = _refine_and_check(small, corners, rows, cols, layout, first.method, refine=0,
-                                              outranked=_to_beat(moved))
+                    found = _refine_and_check(small, corners, rows, cols, layout, first.method, refine=0)
                     if found is not None and found.bounded:
                         moved.append(found)
     for first in sorted(moved, key=lambda f: -f.score)[:REFINED]:
@@ -156,8 +140,7 @@ def _again(small: np.ndarray, planes: list[PlaneView], seen: list[np.ndarray], b
             if _seen_before(guess, seen):
                 continue
             seen.append(guess)
-            first = _refine_and_check(small, guess, rows, cols, layout, method + tag, refine=0,
-                                      outranked=_to_beat(quick))
+            first = _refine_and_check(small, guess, rows, cols, layout, method + tag, refine=0)
             if first is not None:
                 quick.append(first)
         quick.sort(key=lambda f: -f.score)
