@@ -63,24 +63,37 @@ def _refine_and_check(small: np.ndarray, corners: np.ndarray, rows: int, cols: i
 def _line_fit(gx: np.ndarray, gy: np.ndarray, rows: int, cols: int) -> np.ndarray | None:
     """The homography that moves the canonical image's grid lines, found again square by
     square and fitted straight, onto their right places; None when too few are found."""
-    verticals = _fit_lines(gx, cols + 1, rows)
-    horizontals = _fit_lines(gy.T, rows + 1, cols)
-    src, dst = [], []
-    for i, hl in enumerate(horizontals):
-        for k, vl in enumerate(verticals):
-            if hl is None or vl is None:
-                continue
-            (a, b), (c, d) = vl, hl                      # x = a + b*y, y = c + d*x
-            den = 1 - b * d
-            if abs(den) < 1e-6:
-                continue
-            x = (a + b * c) / den
-            src.append((x, c + d * x))
-            dst.append(((k + PAD) * CELL, (i + PAD) * CELL))
+    verticals = _fit_lines(gx, cols + 1, rows)               # x = a + b*y
+    horizontals = _fit_lines(gy.T, rows + 1, cols)           # y = c + d*x
+    src, dst = _crossings(verticals, horizontals)
     if len(src) < 12:
         return None
-    fix, _ = cv2.findHomography(np.array(src, np.float64), np.array(dst, np.float64), cv2.RANSAC, 0.15 * CELL)
+    fix, _ = cv2.findHomography(src, dst, cv2.RANSAC, 0.15 * CELL)
     return fix
+
+
+def _crossings(verticals: np.ndarray, horizontals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where the fitted ``verticals`` (x = a + b*y, a row each, NaN: not found) cross the fitted
+    ``horizontals`` (y = c + d*x), and where those crossings belong in the canonical image: (n, 2)
+    each, row by row (horizontal line ``i``, then vertical ``k``), lines not found and nearly
+    parallel pairs left out.
+
+    >>> v = np.array([[48.0, 0.0], [np.nan, np.nan], [80.0, 0.01]])
+    >>> h = np.array([[48.0, 0.0], [64.0, -0.02]])
+    >>> src, dst = _crossings(v, h)
+    >>> src.round(2).tolist(), dst.tolist()
+    ([[48.0, 48.0], [80.48, 48.0], [48.0, 63.04], [80.62, 62.39]], [[48.0, 48.0], [80.0, 48.0], [48.0, 64.0], [80.0, 64.0]])
+    """
+    a, b = verticals[None, :, 0], verticals[None, :, 1]
+    c, d = horizontals[:, None, 0], horizontals[:, None, 1]
+    den = 1 - b * d
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = (a + b * c) / den
+        y = c + d * x
+    use = np.isfinite(a) & np.isfinite(c) & ~(np.abs(den) < 1e-6)
+    i, k = np.nonzero(use)
+    place = np.stack([(k + PAD) * CELL, (i + PAD) * CELL], 1).astype(np.float64)
+    return np.stack([x[use], y[use]], 1), place
 
 
 class Support(NamedTuple):

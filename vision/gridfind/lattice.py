@@ -107,13 +107,21 @@ def _sample(prof: np.ndarray, at: np.ndarray) -> np.ndarray:
 
 def _fold(prof: np.ndarray, n: int, spacings: np.ndarray, step: float = 1.0) -> tuple[float, float, float]:
     """(contrast, spacing, phase) of the best of ``spacings`` and phases (``step`` pixels
-    apart): lines every ``spacing`` against the middles between them."""
+    apart, each below its spacing): lines every ``spacing`` against the middles between them.
+
+    >>> prof = np.zeros(200)
+    >>> prof[10::20] = 1.0                                     # a line every 20 pixels from 10
+    >>> _fold(np.append(prof, np.zeros(200)), 200, np.array([15.0, 20.0, 25.0]))
+    (10.0, 20.0, 10.0)
+    """
     phases = np.arange(0.0, np.ceil(spacings.max()), step)
     ks = np.arange(int(n / spacings.min()) + 1, dtype=np.float64)
-    at = phases[None, :, None] + ks[None, None, :] * spacings[:, None, None]
-    used = (ks[None, None, :] <= np.floor(n / spacings)[:, None, None]) & (phases[None, :, None] < spacings[:, None, None])
-    contrast = np.where(used, _sample(prof, at) - _sample(prof, at + spacings[:, None, None] / 2), 0.0).sum(2)
-    contrast[phases[None, :] >= spacings[:, None]] = -np.inf
+    si, pi = np.nonzero(phases[None, :] < spacings[:, None])   # only the phases within a spacing are folded
+    wide = spacings[si][:, None]
+    at = phases[pi][:, None] + ks[None, :] * wide
+    used = ks[None, :] <= np.floor(n / spacings)[si][:, None]
+    contrast = np.full((len(spacings), len(phases)), -np.inf)
+    contrast[si, pi] = np.where(used, _sample(prof, at) - _sample(prof, at + wide / 2), 0.0).sum(1)
     i, k = np.unravel_index(int(np.argmax(contrast)), contrast.shape)
     return float(contrast[i, k]), float(spacings[i]), float(phases[k])
 

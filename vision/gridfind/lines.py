@@ -4,6 +4,8 @@ those places."""
 
 from __future__ import annotations
 
+import threading
+
 import cv2
 import numpy as np
 
@@ -16,14 +18,56 @@ STANDS_OUT, STANDS_OUT_ABS = 1.25, 12.0
 REACH = int(0.3 * CELL)
 
 
+#: each thread's colour Sobel buffers, by image shape (:func:`_sobel_buffers`)
+_BUFFERS = threading.local()
+#: at most this many image shapes' buffers are kept a thread (the canonical images' two sizes, a plane's)
+BUFFER_SHAPES = 4
+_THIRD = np.full((1, 3), 1 / 3, np.float32)
+
+
 def _edges(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """|d/dx| and |d/dy| of ``image`` (the colour channels' mean), float32."""
+    """|d/dx| and |d/dy| of ``image`` (the colour channels' mean), float32.
+
+    A colour image's per-channel derivatives are worked out in buffers kept for the next image of
+    its shape (:func:`_sobel_buffers`); the two arrays returned are always new.
+
+    >>> image = np.zeros((4, 5, 3), np.uint8)
+    >>> image[:, 2:] = (30, 60, 90)
+    >>> gx, gy = _edges(image)
+    >>> gx[1].tolist(), float(gy.max())
+    ([0.0, 240.0, 240.0, 0.0, 0.0], 0.0)
+    """
+    if image.ndim == 3 and image.shape[2] == 3:
+        bx, by = _sobel_buffers(image.shape)
+        gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, dst=bx, ksize=3)
+        gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, dst=by, ksize=3)
+        np.abs(gx, out=gx)
+        np.abs(gy, out=gy)
+        return cv2.transform(gx, _THIRD), cv2.transform(gy, _THIRD)   # summed over the channels, a third of it
     gx = np.abs(cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3))
     gy = np.abs(cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3))
-    if gx.ndim == 3:                                   # summed over the colour channels, a third of it
-        third = np.full((1, 3), 1 / 3, np.float32)
-        gx, gy = cv2.transform(gx, third), cv2.transform(gy, third)
+    if gx.ndim == 3:
+        gx, gy = cv2.transform(gx, _THIRD), cv2.transform(gy, _THIRD)
     return gx, gy
+
+
+def _sobel_buffers(shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Two float32 arrays of ``shape``, the same ones each time this thread asks for that shape
+    (up to :data:`BUFFER_SHAPES` shapes): a canonical image's colour derivatives fill 1.4 MB, and
+    a new array of that size each time cost more in page faults than the Sobel filter itself.
+
+    >>> a, _ = _sobel_buffers((3, 4, 3))
+    >>> _sobel_buffers((3, 4, 3))[0] is a, a.dtype.name
+    (True, 'float32')
+    """
+    kept: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] | None = getattr(_BUFFERS, "kept", None)
+    if kept is None:
+        kept = _BUFFERS.kept = {}
+    if shape not in kept:
+        if len(kept) >= BUFFER_SHAPES:
+            kept.clear()
+        kept[shape] = (np.empty(shape, np.float32), np.empty(shape, np.float32))
+    return kept[shape]
 
 
 def _median0(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
@@ -60,7 +104,8 @@ def _line_peaks(g: np.ndarray, lines: int, along: int):
     prof = _side_values(g, xs.ravel(), along).reshape(along, lines, len(offsets))
     j = prof.argmax(2)
     peak = np.take_along_axis(prof, j[..., None], 2)[..., 0]
-    good = peak > STANDS_OUT * np.median(prof, axis=2) + STANDS_OUT_ABS
+    middle = np.partition(prof, REACH, axis=2)[..., REACH]             # the median of the 2 * REACH + 1
+    good = peak > STANDS_OUT * middle + STANDS_OUT_ABS
     return offsets, xs, prof, j, peak, good
 
 
@@ -90,8 +135,17 @@ def _straight(ys: np.ndarray, xs: np.ndarray, use: np.ndarray) -> tuple[np.ndarr
     return a, b
 
 
-def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float] | None]:
-    """Each line ``k`` (x = a + b*y in ``g``'s axes) fitted through its peaks side by side."""
+def _fit_lines(g: np.ndarray, lines: int, along: int) -> np.ndarray:
+    """Each line ``k`` (x = a + b*y in ``g``'s axes) fitted through its peaks side by side: (lines, 2),
+    a row of NaN for a line not found (too few peaks).
+
+    >>> from vision.gridfind.geometry import drawn_grid
+    >>> top = drawn_grid()
+    >>> top[:, :60] = 230                        # the first vertical line (at x 48) rubbed out
+    >>> edge_x, _edge_y = _edges(top)
+    >>> _fit_lines(edge_x, 16, 15)[:3].tolist()  # a line a pixel wide: its edges either side, the first taken
+    [[nan, nan], [63.0, 0.0], [79.0, 0.0]]
+    """
     found_x, good = _line_points(g, lines, along)
     ys = ((np.arange(along) + PAD + 0.5) * CELL)[:, None]
     keep = good.copy()
@@ -102,4 +156,4 @@ def _fit_lines(g: np.ndarray, lines: int, along: int) -> list[tuple[float, float
         keep = good & (resid < np.maximum(1.5, 2.5 * typical))
     a, b = _straight(ys, found_x, keep)
     usable = (good.sum(0) >= max(3, along // 3)) & (keep.sum(0) >= 3) & np.isfinite(a) & np.isfinite(b)
-    return [(float(a[k]), float(b[k])) if usable[k] else None for k in range(lines)]
+    return np.where(usable[:, None], np.stack([a, b], 1), np.nan)
