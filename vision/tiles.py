@@ -228,6 +228,40 @@ def windows(light: np.ndarray, centres: np.ndarray, size: int = WINDOW) -> np.nd
     return out.transpose(0, 3, 1, 2).copy()
 
 
+def square_patches(image: np.ndarray, x: np.ndarray, y: np.ndarray, size: int) -> np.ndarray:
+    """The ``size``-pixel patches of ``image`` (h, w, channels) round the pixels ``x``, ``y`` (two
+    (rows, cols) integer grids, a board's squares row by row), from ``x - size // 2`` on, as one
+    C-ordered (rows * cols, size, size, channels) array; pixel for pixel
+    ``image[y + dy, x + dx]`` for ``dy, dx`` in ``range(-(size // 2), size - size // 2)``.
+
+    A board's squares lie on an even grid: then the patches are read through a strided view of the
+    image (one copy), not gathered pixel by pixel; an uneven grid, or one reaching past the image,
+    is gathered (a negative index counts from the far edge, as numpy's do).
+
+    >>> image = np.arange(10 * 12 * 1, dtype=np.float32).reshape(10, 12, 1)
+    >>> xs, ys = np.meshgrid([3, 8], [2, 7])
+    >>> square_patches(image, xs, ys, 2)[1, :, :, 0].tolist()
+    [[19.0, 20.0], [31.0, 32.0]]
+    """
+    rows, cols = x.shape
+    x0, y0 = int(x[0, 0]) - size // 2, int(y[0, 0]) - size // 2
+    across = int(x[0, 1] - x[0, 0]) if cols > 1 else size
+    down = int(y[1, 0] - y[0, 0]) if rows > 1 else size
+    even = (np.array_equal(x, x0 + size // 2 + across * np.arange(cols)[None, :].repeat(rows, 0))
+            and np.array_equal(y, y0 + size // 2 + down * np.arange(rows)[:, None].repeat(cols, 1)))
+    inside = x0 >= 0 and y0 >= 0 and across > 0 and down > 0 and \
+        x0 + across * (cols - 1) + size <= image.shape[1] and y0 + down * (rows - 1) + size <= image.shape[0]
+    if not (even and inside):
+        steps = np.arange(size) - size // 2
+        xs, ys = x.ravel(), y.ravel()
+        return image[(ys[:, None] + steps)[:, :, None], (xs[:, None] + steps)[:, None, :]]
+    corner = image[y0:, x0:]
+    s0, s1 = corner.strides[:2]
+    view = np.lib.stride_tricks.as_strided(corner, (rows, cols, size, size) + image.shape[2:],
+                                           (down * s0, across * s1, s0, s1) + corner.strides[2:], writeable=False)
+    return np.ascontiguousarray(view.reshape((rows * cols, size, size) + image.shape[2:]))
+
+
 def from_corners(shape: tuple[int, ...], corners: np.ndarray, rows: int, cols: int, cell: int = CELL) -> Located:
     """The board of ``rows`` x ``cols`` squares whose grid has its outer ``corners`` (TL, TR, BR,
     BL) there in a photo of ``shape``; :class:`BoardNotFound` when they cannot frame one.
@@ -449,8 +483,8 @@ class TileReader:
         (within :data:`PLAIN_COLOUR` of the median square's, returned too). A tile has a letter
         or, a blank, edges and a colour of its own; a premium square, its label."""
         x, y = np.round(self.middles).astype(int).T
-        steps = np.arange(PLAIN_PATCH) - PLAIN_PATCH // 2
-        patches = light[(y[:, None] + steps)[:, :, None], (x[:, None] + steps)[:, None, :]]
+        patches = square_patches(light, x.reshape(self.board.rows, self.board.cols),
+                                 y.reshape(self.board.rows, self.board.cols), PLAIN_PATCH)
         mean, square = patches.mean((1, 2)), (patches * patches).mean((1, 2))
         spread = np.sqrt(np.maximum(square - mean * mean, 0.0)).max(1)
         board = np.median(mean, 0)
