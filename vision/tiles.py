@@ -203,14 +203,15 @@ def even_light(top_down: np.ndarray, cell: int = CELL) -> np.ndarray:
     """The top-down board as float32 BGR with the light evened out: each pixel divided by the
     brightest grey within about a square and a half (tiles' faces and white paper come out near
     1 wherever they lie: in glare, in a darker side, under a warm lamp)."""
-    image = top_down.astype(np.float32)
-    h, w = image.shape[:2]
+    h, w = top_down.shape[:2]
     small = cv2.resize(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), (w // 4, h // 4), interpolation=cv2.INTER_AREA)
     size = int(cell * 1.5 / 4) | 1                      # the light is worked out at a quarter size: it is smooth
     bright = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     bright = cv2.GaussianBlur(bright.astype(np.float32), (0, 0), cell * 0.75 / 4)
     bright = cv2.resize(bright, (w, h), interpolation=cv2.INTER_LINEAR)
-    return image / np.maximum(bright, 8.0)[..., None]
+    np.maximum(bright, np.float32(8.0), out=bright)
+    # the 8-bit pixels are divided as float32 without a float copy of the image first (the same numbers)
+    return np.divide(top_down, bright[..., None], dtype=np.float32)
 
 
 def windows(light: np.ndarray, centres: np.ndarray, size: int = WINDOW) -> np.ndarray:
@@ -541,11 +542,17 @@ class TileReader:
         general network (whose read is ``probs``) takes most surely for letter tiles as tiles;
         the general one otherwise (dark tiles with light letters, which the light network takes
         for empty squares). The light network reads light tiles better (docs/vision.md), so it
-        reads every board it can."""
+        reads every board it can. The light network reads them a batch at a time and stops once
+        too few are left to make half (a board of dark tiles: about half the windows)."""
         if self.light is None or len(tile_like) == 0:
             return self.model, probs[tile_like]
-        seen = self._classify(windows(light, self.middles[tile_like]), self.light)
-        return (self.light, seen) if (seen[:, 0] < 0.5).mean() >= 0.5 else (self.model, probs[tile_like])
+        parts, tiles, batch = [], 0, self.light.batch
+        for k in range(0, len(tile_like), batch):
+            parts.append(self._classify(windows(light, self.middles[tile_like[k:k + batch]]), self.light))
+            tiles += int((parts[-1][:, 0] < 0.5).sum())
+            if 2 * (tiles + len(tile_like) - k - len(parts[-1])) < len(tile_like):
+                return self.model, probs[tile_like]              # half can no longer be tiles
+        return self.light, np.concatenate(parts)
 
     def faces(self, located: Located, size: tuple[int, int]) -> RaisedFaces:
         """Where the squares' raised middles land top-down, seen by the camera ``located`` gives
