@@ -553,7 +553,7 @@ class TileReader:
         too few are left to make half (a board of dark tiles: about half the windows)."""
         if self.light is None or len(tile_like) == 0:
             return self.model, probs[tile_like]
-        parts, tiles, batch = [], 0, self.light.batch
+        parts, tiles, batch = [], 0, BATCH
         for k in range(0, len(tile_like), batch):
             parts.append(self._classify(windows(light, self.middles[tile_like[k:k + batch]]), self.light))
             tiles += int((parts[-1][:, 0] < 0.5).sum())
@@ -703,4 +703,4 @@ def _runs(tiled: np.ndarray):
                 j = k
 
 
-__all__ = ["TileReader", "TilesRead", "TileWord", "TileModel", "BadImage", "BoardNotFound", "glyph", "relief"]
+__all__ = ["TileReader", "TilesRead", "TileWord", "TileModel", "BadImage", "BoardNotFound", "glyph", "relief", "square_patches"]
