@@ -139,7 +139,7 @@ STEADY_STEPS = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
 EVEN_SHIFTS = (0.15, 0.3)
 #: windows a network call reads at most: a read's few hundred windows in one blob cost 90-145 µs a
 #: window on this project's 2-core machine, in calls of 16 about 65-90 (the blob's layers stay in
-#: the cache); every window's read is the same whatever the batch
+#: the cache); every window's read is the same whatever the batch (docs/vision.md, issue 24's sixth round)
 BATCH = 16
 
 
@@ -154,7 +154,8 @@ def glyph(letter: str) -> str:
 
 class TileModel:
     """The tile network, run by OpenCV's ``dnn`` on one thread's worth of work per call, at most
-    ``batch`` windows a call (:data:`BATCH`)."""
+    ``batch`` windows a call (:data:`BATCH`), a convolution block at a time with numpy's max
+    pooling between when that reads bit for bit as the whole network (:mod:`vision.pooled`)."""
 
     def __init__(self, path: pathlib.Path = MODEL_PATH, batch: int = BATCH):
         if not path.exists():
