@@ -136,6 +136,10 @@ STEADY_BELOW = 0.9
 STEADY_STEPS = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
 #: the even shifts of the whole board tried for raised faces (squares), in eight directions each
 EVEN_SHIFTS = (0.15, 0.3)
+#: windows a network call reads at most: a read's few hundred windows in one blob cost 90-145 µs a
+#: window on this project's 2-core machine, in calls of 16 about 65-90 (the blob's layers stay in
+#: the cache); every window's read is the same whatever the batch (docs/vision.md, issue 24's sixth round)
+BATCH = 16
 
 
 def glyph(letter: str) -> str:
@@ -148,23 +152,39 @@ def glyph(letter: str) -> str:
 
 
 class TileModel:
-    """The tile network, run by OpenCV's ``dnn`` on one thread's worth of work per call."""
+    """The tile network, run by OpenCV's ``dnn`` on one thread's worth of work per call, at most
+    ``batch`` windows a call (:data:`BATCH`)."""
 
-    def __init__(self, path: pathlib.Path = MODEL_PATH):
+    def __init__(self, path: pathlib.Path = MODEL_PATH, batch: int = BATCH):
         if not path.exists():
             raise FileNotFoundError(f"no tile model at {path}: run scripts/train_tiles.py")
+        if batch < 1:
+            raise ValueError(f"a network call reads at least one window, not {batch}")
         # the classic engine runs these small networks about a fifth faster than OpenCV 5's new one
         self.net = cv2.dnn.readNetFromONNX(str(path), cv2.dnn.ENGINE_CLASSIC)
+        self.batch = batch
 
     def predict(self, windows: np.ndarray) -> np.ndarray:
-        """``windows`` (n, 3, WINDOW, WINDOW) float32 -> (n, len(CLASSES)) probabilities."""
+        """``windows`` (n, 3, WINDOW, WINDOW) float32 -> (n, len(CLASSES)) probabilities, read
+        ``batch`` windows at a time (each window's read is the same whatever the batch).
+
+        >>> model = default_model()
+        >>> cut = np.random.default_rng(1).random((40, 3, WINDOW, WINDOW), dtype=np.float32) - 0.5
+        >>> bool(np.abs(TileModel(batch=7).predict(cut) - model.predict(cut)).max() < 1e-6)
+        True
+        """
         if len(windows) == 0:
             return np.zeros((0, len(CLASSES)), np.float32)
-        self.net.setInput(np.ascontiguousarray(windows, np.float32))
-        logits = np.asarray(self.net.forward(), np.float32)
+        windows = np.ascontiguousarray(windows, np.float32)
+        logits = np.concatenate([self._forward(windows[k:k + self.batch]) for k in range(0, len(windows), self.batch)])
         logits -= logits.max(1, keepdims=True)
         e = np.exp(logits)
         return e / e.sum(1, keepdims=True)
+
+    def _forward(self, windows: np.ndarray) -> np.ndarray:
+        """The network's logits for a few contiguous ``windows``."""
+        self.net.setInput(windows)
+        return np.array(self.net.forward(), np.float32)     # a copy: the net may reuse its output blob
 
 
 @functools.lru_cache(maxsize=1)
@@ -183,23 +203,64 @@ def even_light(top_down: np.ndarray, cell: int = CELL) -> np.ndarray:
     """The top-down board as float32 BGR with the light evened out: each pixel divided by the
     brightest grey within about a square and a half (tiles' faces and white paper come out near
     1 wherever they lie: in glare, in a darker side, under a warm lamp)."""
-    image = top_down.astype(np.float32)
-    h, w = image.shape[:2]
+    h, w = top_down.shape[:2]
     small = cv2.resize(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), (w // 4, h // 4), interpolation=cv2.INTER_AREA)
     size = int(cell * 1.5 / 4) | 1                      # the light is worked out at a quarter size: it is smooth
     bright = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     bright = cv2.GaussianBlur(bright.astype(np.float32), (0, 0), cell * 0.75 / 4)
     bright = cv2.resize(bright, (w, h), interpolation=cv2.INTER_LINEAR)
-    return image / np.maximum(bright, 8.0)[..., None]
+    np.maximum(bright, np.float32(8.0), out=bright)
+    # the 8-bit pixels are divided as float32 without a float copy of the image first (the same numbers)
+    return np.divide(top_down, bright[..., None], dtype=np.float32)
 
 
 def windows(light: np.ndarray, centres: np.ndarray, size: int = WINDOW) -> np.ndarray:
     """The ``size``-pixel windows round ``centres`` ((n, 2) x, y in the top-down image), as the
     network takes them (:data:`WINDOW` pixels): (n, 3, size, size), centred on 0."""
     out = np.empty((len(centres), size, size, 3), np.float32)
-    for k, (x, y) in enumerate(centres):
-        out[k] = cv2.getRectSubPix(light, (size, size), (float(x), float(y)))
-    return np.subtract(out.transpose(0, 3, 1, 2), np.float32(0.5), order="C")
+    cut, patch = cv2.getRectSubPix, (size, size)
+    if light.dtype == np.float32:
+        for k, centre in enumerate(np.asarray(centres, np.float64).tolist()):
+            cut(light, patch, centre, out[k])           # written in place: no window copied twice
+    else:
+        for k, centre in enumerate(np.asarray(centres, np.float64).tolist()):
+            out[k] = cut(light, patch, centre)
+    out -= np.float32(0.5)
+    return out.transpose(0, 3, 1, 2).copy()
+
+
+def square_patches(image: np.ndarray, x: np.ndarray, y: np.ndarray, size: int) -> np.ndarray:
+    """The ``size``-pixel patches of ``image`` (h, w, channels) round the pixels ``x``, ``y`` (two
+    (rows, cols) integer grids, a board's squares row by row), from ``x - size // 2`` on, as one
+    C-ordered (rows * cols, size, size, channels) array; pixel for pixel
+    ``image[y + dy, x + dx]`` for ``dy, dx`` in ``range(-(size // 2), size - size // 2)``.
+
+    A board's squares lie on an even grid: then the patches are read through a strided view of the
+    image (one copy), not gathered pixel by pixel; an uneven grid, or one reaching past the image,
+    is gathered (a negative index counts from the far edge, as numpy's do).
+
+    >>> image = np.arange(10 * 12 * 1, dtype=np.float32).reshape(10, 12, 1)
+    >>> xs, ys = np.meshgrid([3, 8], [2, 7])
+    >>> square_patches(image, xs, ys, 2)[1, :, :, 0].tolist()
+    [[19.0, 20.0], [31.0, 32.0]]
+    """
+    rows, cols = x.shape
+    x0, y0 = int(x[0, 0]) - size // 2, int(y[0, 0]) - size // 2
+    across = int(x[0, 1] - x[0, 0]) if cols > 1 else size
+    down = int(y[1, 0] - y[0, 0]) if rows > 1 else size
+    even = (np.array_equal(x, x0 + size // 2 + across * np.arange(cols)[None, :].repeat(rows, 0))
+            and np.array_equal(y, y0 + size // 2 + down * np.arange(rows)[:, None].repeat(cols, 1)))
+    inside = x0 >= 0 and y0 >= 0 and across > 0 and down > 0 and \
+        x0 + across * (cols - 1) + size <= image.shape[1] and y0 + down * (rows - 1) + size <= image.shape[0]
+    if not (even and inside):
+        steps = np.arange(size) - size // 2
+        xs, ys = x.ravel(), y.ravel()
+        return image[(ys[:, None] + steps)[:, :, None], (xs[:, None] + steps)[:, None, :]]
+    corner = image[y0:, x0:]
+    s0, s1 = corner.strides[:2]
+    view = np.lib.stride_tricks.as_strided(corner, (rows, cols, size, size) + image.shape[2:],
+                                           (down * s0, across * s1, s0, s1) + corner.strides[2:], writeable=False)
+    return np.ascontiguousarray(view.reshape((rows * cols, size, size) + image.shape[2:]))
 
 
 def from_corners(shape: tuple[int, ...], corners: np.ndarray, rows: int, cols: int, cell: int = CELL) -> Located:
@@ -423,8 +484,8 @@ class TileReader:
         (within :data:`PLAIN_COLOUR` of the median square's, returned too). A tile has a letter
         or, a blank, edges and a colour of its own; a premium square, its label."""
         x, y = np.round(self.middles).astype(int).T
-        steps = np.arange(PLAIN_PATCH) - PLAIN_PATCH // 2
-        patches = light[(y[:, None] + steps)[:, :, None], (x[:, None] + steps)[:, None, :]]
+        patches = square_patches(light, x.reshape(self.board.rows, self.board.cols),
+                                 y.reshape(self.board.rows, self.board.cols), PLAIN_PATCH)
         mean, square = patches.mean((1, 2)), (patches * patches).mean((1, 2))
         spread = np.sqrt(np.maximum(square - mean * mean, 0.0)).max(1)
         board = np.median(mean, 0)
@@ -481,11 +542,17 @@ class TileReader:
         general network (whose read is ``probs``) takes most surely for letter tiles as tiles;
         the general one otherwise (dark tiles with light letters, which the light network takes
         for empty squares). The light network reads light tiles better (docs/vision.md), so it
-        reads every board it can."""
+        reads every board it can. The light network reads them a batch at a time and stops once
+        too few are left to make half (a board of dark tiles: about half the windows)."""
         if self.light is None or len(tile_like) == 0:
             return self.model, probs[tile_like]
-        seen = self._classify(windows(light, self.middles[tile_like]), self.light)
-        return (self.light, seen) if (seen[:, 0] < 0.5).mean() >= 0.5 else (self.model, probs[tile_like])
+        parts, tiles, batch = [], 0, BATCH
+        for k in range(0, len(tile_like), batch):
+            parts.append(self._classify(windows(light, self.middles[tile_like[k:k + batch]]), self.light))
+            tiles += int((parts[-1][:, 0] < 0.5).sum())
+            if 2 * (tiles + len(tile_like) - k - len(parts[-1])) < len(tile_like):
+                return self.model, probs[tile_like]              # half can no longer be tiles
+        return self.light, np.concatenate(parts)
 
     def faces(self, located: Located, size: tuple[int, int]) -> RaisedFaces:
         """Where the squares' raised middles land top-down, seen by the camera ``located`` gives
@@ -629,4 +696,4 @@ def _runs(tiled: np.ndarray):
                 j = k
 
 
-__all__ = ["TileReader", "TilesRead", "TileWord", "TileModel", "BadImage", "BoardNotFound", "glyph", "relief"]
+__all__ = ["TileReader", "TilesRead", "TileWord", "TileModel", "BadImage", "BoardNotFound", "glyph", "relief", "square_patches"]

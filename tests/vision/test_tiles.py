@@ -4,9 +4,10 @@ words decoded with the dictionary, and clear refusals."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.board import parse_board
@@ -16,7 +17,8 @@ from tabletop.resources import load_board
 from vision.errors import BoardNotFound
 from vision.synth.tilefonts import HELD_OUT
 from vision.synth.tilescene import HELD_OUT_BOARDS, HELD_OUT_PALETTES, tile_scene, varied_look
-from vision.tiles import CELL, CLASSES, GLYPHS, MARGIN, STEADY_STEPS, TileReader, from_corners, glyph, relief
+from vision.tiles import BATCH, CELL, CLASSES, GLYPHS, HEIGHT_SQUARES, MARGIN, STEADY_STEPS, WINDOW, TileModel, \
+    TileReader, default_model, even_light, from_corners, glyph, relief, square_patches, windows
 from vision.words import LexiconIndex
 
 pytestmark = pytest.mark.vision
@@ -385,3 +387,96 @@ def test_only_unsure_letters_are_read_again_a_pixel_each_way_and_the_reads_avera
     assert again.windows == len(STEADY_STEPS)
     assert probs[5].argmax() == 3 and probs[5, 3] == pytest.approx((0.4 + 4 * 0.9) / 5, abs=0.01)
     assert probs[9, 2] == pytest.approx(0.99) and (probs[[0, 1, 200], 0] == 1.0).all()
+
+
+# the cheaper paths (issue 24, speed): the same reads as the plain ones
+
+
+def _windows(n: int, seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed).random((n, 3, WINDOW, WINDOW), dtype=np.float32) - np.float32(0.5)
+
+
+@settings(max_examples=10, deadline=None)
+@given(batch=st.integers(1, 40))
+def test_a_windows_read_is_the_same_whatever_the_batch(batch: int):
+    cut = _windows(45, seed=3)
+    assert np.array_equal(TileModel(batch=batch).predict(cut), default_model().predict(cut))
+
+
+def test_a_batch_reads_at_least_one_window():
+    with pytest.raises(ValueError, match="at least one window"):
+        TileModel(batch=0)
+
+
+@settings(max_examples=25)
+@given(seed=st.integers(0, 999), n=st.integers(0, 12), size=st.sampled_from([5, 18, WINDOW]),
+       eight_bit=st.booleans())
+def test_windows_are_cut_as_one_by_one(seed: int, n: int, size: int, eight_bit: bool):
+    """Cut in place, the windows are those getRectSubPix gives one at a time (8-bit images too)."""
+    rng = np.random.default_rng(seed)
+    light = rng.random((60, 70, 3), dtype=np.float32)
+    centres = rng.uniform(-5, 75, (n, 2))
+    image = (light * 255).astype(np.uint8) if eight_bit else light
+    want = np.array([cv2.getRectSubPix(image, (size, size), (float(x), float(y))) for x, y in centres],
+                    np.float32).reshape(n, size, size, 3)
+    assert np.array_equal(windows(image, centres, size), want.transpose(0, 3, 1, 2) - np.float32(0.5))
+
+
+@given(rows=st.integers(1, 5), cols=st.integers(1, 5), spacing=st.integers(1, 9), size=st.integers(1, 8),
+       x0=st.integers(-3, 8), y0=st.integers(-3, 8), jitter=st.booleans(), seed=st.integers(0, 99))
+def test_square_patches_are_the_pixels_round_each_square(rows: int, cols: int, spacing: int, size: int, x0: int,
+                                                          y0: int, jitter: bool, seed: int):
+    """Even grid or not, inside the image or reaching past it: the same pixels as gathered one by one."""
+    rng = np.random.default_rng(seed)
+    image = rng.random((40, 50, 3), dtype=np.float32)
+    x, y = np.meshgrid(x0 + spacing * np.arange(cols), y0 + spacing * np.arange(rows))
+    if jitter:
+        x = x + rng.integers(0, 2, x.shape)
+    x, y = np.clip(x, -30, 40), np.clip(y, -30, 30)
+    steps = np.arange(size) - size // 2
+    want = image[(y.ravel()[:, None] + steps)[:, :, None], (x.ravel()[:, None] + steps)[:, None, :]]
+    got = square_patches(image, x, y, size)
+    assert got.flags["C_CONTIGUOUS"] and np.array_equal(got, want)
+
+
+@given(seed=st.integers(0, 99), h=st.integers(40, 120), w=st.integers(40, 120))
+def test_the_evened_light_is_the_float_image_over_its_brightness(seed: int, h: int, w: int):
+    top_down = np.random.default_rng(seed).integers(0, 256, (h, w, 3), dtype=np.uint8)
+    small = cv2.resize(cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY), (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    bright = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (9, 9)))
+    bright = cv2.resize(cv2.GaussianBlur(bright.astype(np.float32), (0, 0), 26 * 0.75 / 4), (w, h),
+                        interpolation=cv2.INTER_LINEAR)
+    want = top_down.astype(np.float32) / np.maximum(bright, 8.0)[..., None]
+    got = even_light(top_down)
+    assert got.dtype == np.float32 and np.array_equal(got, want)
+
+
+class _Reads:
+    """A stand-in light network reading every window as ``code`` and counting them."""
+
+    def __init__(self, code: str):
+        self.code, self.windows = code, 0
+
+    def predict(self, cut: np.ndarray) -> np.ndarray:
+        self.windows += len(cut)
+        out = np.full((len(cut), len(CLASSES)), 1e-6, np.float32)
+        out[:, CLASSES.index(self.code)] = 1.0
+        return out
+
+
+@pytest.mark.parametrize("code, windows, light", [(".", BATCH, False), ("A", HEIGHT_SQUARES, True)])
+def test_the_light_network_stops_once_it_cannot_be_chosen(code: str, windows: int, light: bool):
+    """Seeing the 30 likeliest tiles as empty squares, the light network stops after its first
+    batch (half can no longer be tiles) and the general network reads the board; seeing tiles, it
+    reads all 30 and is chosen."""
+    reader = TileReader(BOXED, "en")
+    stand_in = _Reads(code)
+    reader.light = stand_in                                        # type: ignore[assignment]
+    probs = np.zeros((225, len(reader.codes)), np.float32)
+    probs[:, 2] = 1.0                                              # the general network read A everywhere
+    image = np.full((420, 420, 3), 0.8, np.float32)
+    tile_like = np.arange(HEIGHT_SQUARES)
+    model, seen = reader._network_for(probs, image, tile_like)
+    assert stand_in.windows == windows
+    assert (model is stand_in) == light and len(seen) == HEIGHT_SQUARES
+    assert np.array_equal(seen, probs[tile_like]) != light
