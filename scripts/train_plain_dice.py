@@ -28,7 +28,11 @@ box the upright box round the turned face; ``--harder`` the finder's views are a
 kept: docs/vision.md). ``--weigh S,B,D,O`` draws those faces' real cuts ``--weigh-by`` (3) times
 more often (:func:`draw_chances`), and ``--tall`` cuts 40 % of the flat faces (a tray seen low)
 from boxes up to 2.7 times taller, as the finder boxes them (both tried in the fifth round, not
-kept). With
+kept). ``--finder-boxes 0.5`` cuts half the real faces the shipped reader finds on their train
+photo from the box the reader gives them (:func:`finder_boxes`), the box put off half as far, as
+the reader cuts faces from its finds' boxes (not yet tried in a run). ``--wall-minutes`` ends a
+face run by a wall-clock deadline (the learning rate's schedule follows it), else three times
+``--minutes``. With
 ``--resume`` a run goes on from the last run's weights (``OUT.pt``, else the network at ``OUT``
 itself, unfolded from its ONNX file), best with a lower ``--lr``.
 Its second output is the quarter turn
