@@ -9,6 +9,7 @@
     .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --turned-trays --lr 1e-3 --minutes 10 --seed 13   # tried, not kept
     .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --weigh S,B,D,O --lr 1e-3 --minutes 7 --seed 22   # tried, not kept
     .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --tall --weigh S,B,D,O --lr 1e-3 --minutes 6 --seed 22   # tried, not kept
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --lr 1e-3 --minutes 40 --wall-minutes 47 --seed 31   # the sixth round, not kept
 
 The photos are the Boggle Boards photos in shared/data/dice/boggle-boards (Public Domain, by the
 makers of BoardBoss through Roboflow; vision/models/NOTICE). Only the ``train`` part of the split
