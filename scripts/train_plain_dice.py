@@ -4,12 +4,13 @@
     .venv/bin/python scripts/train_plain_dice.py finder [--minutes 9]
     .venv/bin/python scripts/train_plain_dice.py faces [--minutes 9]
     .venv/bin/python scripts/train_plain_dice.py faces --resume --lr 1e-3 --minutes 12   # the first round's last
-    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --lr 1e-3 --minutes 15 --seed 5   # the shipped round
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --lr 1e-3 --minutes 15 --seed 5   # the second round (shipped until the sixth)
     .venv/bin/python scripts/train_plain_dice.py finder --harder --resume --lr 1e-3 --minutes 12 --seed 11   # tried, not kept
     .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --turned-trays --lr 1e-3 --minutes 10 --seed 13   # tried, not kept
     .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --weigh S,B,D,O --lr 1e-3 --minutes 7 --seed 22   # tried, not kept
     .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --tall --weigh S,B,D,O --lr 1e-3 --minutes 6 --seed 22   # tried, not kept
-    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --lr 1e-3 --minutes 40 --wall-minutes 47 --seed 31   # the sixth round, not kept
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --lr 1e-3 --minutes 40 --wall-minutes 47 --seed 31   # the sixth round's first run
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --finder-boxes 0.5 --lr 5e-4 --minutes 13 --wall-minutes 14 --seed 33   # on from it: the shipped network
 
 The photos are the Boggle Boards photos in shared/data/dice/boggle-boards (Public Domain, by the
 makers of BoardBoss through Roboflow; vision/models/NOTICE). Only the ``train`` part of the split
@@ -31,7 +32,7 @@ more often (:func:`draw_chances`), and ``--tall`` cuts 40 % of the flat faces (a
 from boxes up to 2.7 times taller, as the finder boxes them (both tried in the fifth round, not
 kept). ``--finder-boxes 0.5`` cuts half the real faces the shipped reader finds on their train
 photo from the box the reader gives them (:func:`finder_boxes`), the box put off half as far, as
-the reader cuts faces from its finds' boxes (not yet tried in a run). ``--wall-minutes`` ends a
+the reader cuts faces from its finds' boxes (the sixth round's kept run). ``--wall-minutes`` ends a
 face run by a wall-clock deadline (the learning rate's schedule follows it), else three times
 ``--minutes``. With
 ``--resume`` a run goes on from the last run's weights (``OUT.pt``, else the network at ``OUT``
