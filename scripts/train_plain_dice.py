@@ -4,11 +4,13 @@
     .venv/bin/python scripts/train_plain_dice.py finder [--minutes 9]
     .venv/bin/python scripts/train_plain_dice.py faces [--minutes 9]
     .venv/bin/python scripts/train_plain_dice.py faces --resume --lr 1e-3 --minutes 12   # the first round's last
-    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --lr 1e-3 --minutes 15 --seed 5   # the shipped round
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --lr 1e-3 --minutes 15 --seed 5   # the second round (shipped until the sixth)
     .venv/bin/python scripts/train_plain_dice.py finder --harder --resume --lr 1e-3 --minutes 12 --seed 11   # tried, not kept
     .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --turned-trays --lr 1e-3 --minutes 10 --seed 13   # tried, not kept
     .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --weigh S,B,D,O --lr 1e-3 --minutes 7 --seed 22   # tried, not kept
     .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --tall --weigh S,B,D,O --lr 1e-3 --minutes 6 --seed 22   # tried, not kept
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --lr 1e-3 --minutes 40 --wall-minutes 47 --seed 31   # the sixth round's first run
+    .venv/bin/python scripts/train_plain_dice.py faces --resume --shake --finder-boxes 0.5 --lr 5e-4 --minutes 13 --wall-minutes 14 --seed 33   # on from it: the shipped network
 
 The photos are the Boggle Boards photos in shared/data/dice/boggle-boards (Public Domain, by the
 makers of BoardBoss through Roboflow; vision/models/NOTICE). Only the ``train`` part of the split
@@ -28,7 +30,11 @@ box the upright box round the turned face; ``--harder`` the finder's views are a
 kept: docs/vision.md). ``--weigh S,B,D,O`` draws those faces' real cuts ``--weigh-by`` (3) times
 more often (:func:`draw_chances`), and ``--tall`` cuts 40 % of the flat faces (a tray seen low)
 from boxes up to 2.7 times taller, as the finder boxes them (both tried in the fifth round, not
-kept). With
+kept). ``--finder-boxes 0.5`` cuts half the real faces the shipped reader finds on their train
+photo from the box the reader gives them (:func:`finder_boxes`), the box put off half as far, as
+the reader cuts faces from its finds' boxes (the sixth round's kept run). ``--wall-minutes`` ends a
+face run by a wall-clock deadline (the learning rate's schedule follows it), else three times
+``--minutes``. With
 ``--resume`` a run goes on from the last run's weights (``OUT.pt``, else the network at ``OUT``
 itself, unfolded from its ONNX file), best with a lower ``--lr``.
 Its second output is the quarter turn
@@ -67,10 +73,16 @@ def load(part: str) -> list[tuple[np.ndarray, realdice.LabelledPhoto]]:
 
 class Budget:
     """A training run's time: ``minutes`` of this process's CPU time (the machine is shared, so
-    the wall clock would say little), and never more than three times that on the wall clock."""
+    the wall clock would say little), and never more than ``wall_minutes`` on the wall clock (three
+    times ``minutes`` unless told: ``--wall-minutes``, to end by a deadline on a loaded machine).
+    The learning rate's schedule follows whichever of the two runs out first.
 
-    def __init__(self, minutes: float):
-        self.cpu, self.wall = minutes * 60, minutes * 180
+    >>> Budget(10).wall, Budget(10, wall_minutes=12).wall
+    (1800, 720)
+    """
+
+    def __init__(self, minutes: float, wall_minutes: float | None = None):
+        self.cpu, self.wall = minutes * 60, (3 * minutes if wall_minutes is None else wall_minutes) * 60
         self.cpu0, self.wall0 = time.process_time(), time.time()
 
     def share(self) -> float:
@@ -422,6 +434,11 @@ BLUR_SHARE, BLUR_LONGEST = 0.15, 6.0
 WEIGH: tuple[str, ...] = ()
 WEIGH_BY = 3.0
 JITTER = 1.0  #: how far the real cuts' boxes are put off (``--jitter``: a multiple of the usual)
+#: ``--finder-boxes``: the share of the real cuts (of dice the shipped finder finds on their train
+#: photo) made from the box the reader gives the die rather than its labelled box, put off
+#: ``FINDER_JITTER`` as far as a labelled box (the reader cuts faces from its finds' boxes)
+FINDER_SHARE, FINDER_JITTER = 0.0, 0.5
+WALL_MINUTES: float | None = None  #: the face reader's run ends by this many minutes of wall clock (``--wall-minutes``)
 
 
 def spoil(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -511,6 +528,50 @@ def real_dice(photos) -> list[tuple[np.ndarray, tuple[int, int, int, int], int]]
     return out
 
 
+def finder_boxes(reader, photos) -> list[tuple[float, float, float, float] | None]:
+    """Each labelled die of ``photos`` (in :func:`real_dice`'s order) boxed as the reader boxes it
+    when it reads the photo (``reader.read``: the finder's find, its size evened, a hole filled):
+    the box (x0, y0, x1, y1) of the read die whose centre lies in the labelled box, matched as
+    ``bench dice`` matches them (the surest read first); None for a die not found.
+
+    >>> from types import SimpleNamespace as NS
+    >>> die = NS(centre=(12.0, 10.0), size=(8.0, 6.0), confidence=0.9)
+    >>> reader = NS(read=lambda image: NS(dice=[die]))
+    >>> photo = NS(dice=[NS(box=(0, 0, 20, 20)), NS(box=(30, 30, 40, 40))])
+    >>> finder_boxes(reader, [(None, photo)])
+    [(8.0, 7.0, 16.0, 13.0), None]
+    """
+    from tabletop.benchmarks.plaindice import _matched
+
+    out: list[tuple[float, float, float, float] | None] = []
+    for img, p in photos:
+        try:
+            dice = reader.read(img).dice
+        except pd.NoDiceFound:
+            dice = []
+        taken = _matched([d.centre for d in dice], [d.box for d in p.dice], [d.confidence for d in dice])
+        for i in range(len(p.dice)):
+            if i in taken:
+                (cx, cy), (w, h) = dice[taken[i]].centre, dice[taken[i]].size
+                out.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+            else:
+                out.append(None)
+    return out
+
+
+def cut_box(labelled, found, rng: np.random.Generator) -> tuple[tuple[float, float, float, float], float]:
+    """The box a real cut is made from, and how far to put it off (a multiple of ``JITTER``): the
+    finder's box (``found``) for ``FINDER_SHARE`` of the dice the finder found, put off half as far
+    (it is already off as the finder is), else the labelled box.
+
+    >>> cut_box((0, 0, 9, 9), None, np.random.default_rng(0))
+    ((0, 0, 9, 9), 1.0)
+    """
+    if found is not None and FINDER_SHARE > 0 and rng.random() < FINDER_SHARE:
+        return found, FINDER_JITTER * JITTER
+    return labelled, JITTER
+
+
 def draw_chances(faces: list[int], weigh: tuple[str, ...] = (), by: float = 3.0) -> np.ndarray:
     """How likely each real cut (its face index in ``faces``) is drawn into a batch: a face's cuts
     together as likely as the root of their number (rare faces drawn more often), the faces named
@@ -539,7 +600,11 @@ def train_faces(minutes: float, out: str, seed: int = 2) -> None:
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    train, val = real_dice(load("train")), real_dice(load("val"))
+    photos = load("train")
+    train, val = real_dice(photos), real_dice(load("val"))
+    found = finder_boxes(pd.PlainDiceReader(), photos) if FINDER_SHARE > 0 else [None] * len(train)
+    if FINDER_SHARE > 0:
+        print(f"the finder boxes {sum(b is not None for b in found)} of {len(found)} train dice")
     pick_p = draw_chances([f for _, _, f in train], WEIGH, WEIGH_BY)
     net = faces_net()
     some = rng.integers(len(train), size=512)
@@ -547,12 +612,14 @@ def train_faces(minutes: float, out: str, seed: int = 2) -> None:
                                                  for i in some])[:, None]))
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     ce = nn.CrossEntropyLoss(label_smoothing=0.05)
-    clock, step, batch = Budget(minutes), 0, 64
+    clock, step, batch = Budget(minutes, WALL_MINUTES), 0, 64
     while clock.left():
         net.train()
         picks = rng.choice(len(train), size=batch, p=pick_p)
         angles = rng.uniform(0, 360, batch)
-        x = np.stack([blur_noise(jittered_cut(train[i][0], train[i][1], a, rng, JITTER), rng) for i, a in zip(picks, angles)])
+        boxes = [cut_box(train[i][1], found[i], rng) for i in picks]
+        x = np.stack([blur_noise(jittered_cut(train[i][0], box, a, rng, jitter), rng)
+                      for i, a, (box, jitter) in zip(picks, angles, boxes)])
         y = np.array([train[i][2] for i in picks])
         sx, sy, st = synthetic_faces(rng, batch // 4)
         face_logits, _ = net(torch.from_numpy(x[:, None]))
@@ -580,6 +647,10 @@ def main() -> int:
     parser.add_argument("what", nargs="?", choices=("finder", "faces"))
     parser.add_argument("--write-split", action="store_true", help="write the split file (once, before training)")
     parser.add_argument("--minutes", type=float, default=9.0, help="CPU minutes of training")
+    parser.add_argument("--finder-boxes", type=float, default=0.0,
+                        help="the share of real cuts made from the reader's own box of the die (0-1)")
+    parser.add_argument("--wall-minutes", type=float,
+                        help="end the face reader's run by this many minutes of wall clock (default: three times --minutes)")
     parser.add_argument("--out")
     parser.add_argument("--resume", action="store_true", help="go on from OUT.pt, the weights of the last run")
     parser.add_argument("--seed", type=int, help="the run's random seed (default: 1 for the finder, 2 for the faces)")
@@ -596,7 +667,7 @@ def main() -> int:
                         help="cut 40 %% of the flat faces (seen low) from boxes up to 2.7 times taller")
     parser.add_argument("--jitter", type=float, default=1.0, help="put the real cuts' boxes this many times further off")
     args = parser.parse_args()
-    global RESUME, TOP_LR, SPOIL, BLUR_SHARE, BLUR_LONGEST, JITTER, HARDER, TURNED_TRAYS, WEIGH, WEIGH_BY, TALL_SHARE
+    global RESUME, TOP_LR, SPOIL, BLUR_SHARE, BLUR_LONGEST, JITTER, WALL_MINUTES, FINDER_SHARE, HARDER, TURNED_TRAYS, WEIGH, WEIGH_BY, TALL_SHARE
     WEIGH = tuple(f.strip().upper() for f in args.weigh.split(",") if f.strip())
     if unknown := [f for f in WEIGH if f not in pd.FACES]:
         parser.error(f"--weigh names faces the reader does not know: {', '.join(unknown)}")
@@ -605,6 +676,10 @@ def main() -> int:
     HARDER = args.harder
     TURNED_TRAYS = 0.4 if args.turned_trays else 0.0
     JITTER = args.jitter
+    WALL_MINUTES = args.wall_minutes
+    if not 0.0 <= args.finder_boxes <= 1.0:
+        parser.error(f"--finder-boxes is a share from 0 to 1, not {args.finder_boxes}")
+    FINDER_SHARE = args.finder_boxes
     RESUME, TOP_LR, SPOIL = args.resume, args.lr, not args.no_spoil
     if args.shake:
         BLUR_SHARE, BLUR_LONGEST = 0.3, 10.0

@@ -111,6 +111,34 @@ def test_tall_cuts_make_only_flat_faces_boxes_taller(monkeypatch, tall):
     assert any(h > 25 for _, h in flat) == (tall > 0)
 
 
+@pytest.mark.parametrize("share", [0.0, 0.5, 1.0])
+def test_finder_boxes_cut_found_dice_from_the_readers_box_and_the_rest_from_their_labels(monkeypatch, share):
+    from types import SimpleNamespace as NS
+
+    script = _training_script()
+    monkeypatch.setattr(script, "FINDER_SHARE", share)
+    surest, other = NS(centre=(10.0, 10.0), size=(8.0, 6.0), confidence=0.9), NS(centre=(11.0, 9.0), size=(4.0, 4.0), confidence=0.5)
+    stray = NS(centre=(70.0, 70.0), size=(5.0, 5.0), confidence=0.99)            # in no labelled box
+    reader = NS(read=lambda image: NS(dice=[other, stray, surest]))
+    photo = NS(dice=[NS(box=(0, 0, 20, 20)), NS(box=(30, 30, 40, 40))])
+    found = script.finder_boxes(reader, [(None, photo)])
+    assert found == [(6.0, 7.0, 14.0, 13.0), None]                               # the surest read takes the box
+    rng = np.random.default_rng(5)
+    picked = [script.cut_box(photo.dice[0].box, found[0], rng) for _ in range(400)]
+    from_finder = [jitter for box, jitter in picked if box == found[0]]
+    assert all(jitter == script.FINDER_JITTER * script.JITTER for jitter in from_finder)
+    assert len(from_finder) / len(picked) == pytest.approx(share, abs=0.08)
+    assert all(script.cut_box(photo.dice[1].box, None, rng) == (photo.dice[1].box, script.JITTER) for _ in range(20))
+
+
+def test_finder_boxes_refuses_a_share_outside_0_to_1(monkeypatch, capsys):
+    script = _training_script()
+    monkeypatch.setattr(sys, "argv", ["train_plain_dice.py", "faces", "--finder-boxes", "1.5"])
+    with pytest.raises(SystemExit):
+        script.main()
+    assert "1.5" in capsys.readouterr().err
+
+
 def test_weighing_an_unknown_face_is_refused_with_its_name(monkeypatch, capsys):
     script = _training_script()
     monkeypatch.setattr(sys, "argv", ["train_plain_dice.py", "faces", "--weigh", "S,B9"])
