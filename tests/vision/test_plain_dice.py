@@ -131,20 +131,16 @@ def test_finder_boxes_cut_found_dice_from_the_readers_box_and_the_rest_from_thei
     assert all(script.cut_box(photo.dice[1].box, None, rng) == (photo.dice[1].box, script.JITTER) for _ in range(20))
 
 
-def test_finder_boxes_refuses_a_share_outside_0_to_1(monkeypatch, capsys):
+@pytest.mark.parametrize("option, value, named", [
+    ("--finder-boxes", "1.5", "1.5"),   # a share outside 0 to 1
+    ("--weigh", "S,B9", "B9"),          # an unknown face
+])
+def test_a_bad_training_option_is_refused_naming_what_is_wrong(monkeypatch, capsys, option, value, named):
     script = _training_script()
-    monkeypatch.setattr(sys, "argv", ["train_plain_dice.py", "faces", "--finder-boxes", "1.5"])
+    monkeypatch.setattr(sys, "argv", ["train_plain_dice.py", "faces", option, value])
     with pytest.raises(SystemExit):
         script.main()
-    assert "1.5" in capsys.readouterr().err
-
-
-def test_weighing_an_unknown_face_is_refused_with_its_name(monkeypatch, capsys):
-    script = _training_script()
-    monkeypatch.setattr(sys, "argv", ["train_plain_dice.py", "faces", "--weigh", "S,B9"])
-    with pytest.raises(SystemExit):
-        script.main()
-    assert "B9" in capsys.readouterr().err
+    assert named in capsys.readouterr().err
 
 
 def test_same_roll_groups_link_photos_of_one_roll():
