@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.gridfind.geometry import CELL, PAD, _canonical
-from vision.gridfind.lines import REACH, _edges, _line_peaks
+from vision.gridfind.lines import REACH, _both_edges, _edges, _line_peaks
 from vision.lens import Lens, warp
 
 #: a grid found is refused when, in one of its four quarters, its lines are found on average this
@@ -153,6 +153,7 @@ def _line_offsets(image: np.ndarray, corners: np.ndarray, rows: int, cols: int,
 def _offsets(g: np.ndarray, lines: int, along: int) -> np.ndarray:
     """For each square's side (along, lines) of the canonical image's grid lines in ``g``, how
     many pixels from its place the line is found standing out (up to 0.3 square either side;
-    NaN on a side where none stands out)."""
-    offsets, _xs, _prof, j, _peak, good = _line_peaks(g, lines, along)
-    return np.where(good, offsets[j].astype(np.float64), np.nan)
+    NaN on a side where none stands out): the middle of its two edges (:func:`_both_edges`), as
+    the refinement finds it."""
+    offsets, _xs, prof, _j, _peak, good = _line_peaks(g, lines, along)
+    return np.where(good, offsets[_both_edges(prof).argmax(2)].astype(np.float64), np.nan)
