@@ -24,6 +24,11 @@ import cv2
 import numpy as np
 
 
+#: where :func:`warp` looks for the points a lens sends out of sight (far outside any photo: its
+#: ``border``), instead of the NaN :meth:`Lens.distort` gives them
+OUT_OF_SIGHT = -1.0e6
+
+
 @dataclass(frozen=True)
 class Lens:
     """Radial distortion ``k`` of a ``width`` x ``height`` photo (0: none, > 0 barrel, < 0 pincushion)."""
@@ -45,14 +50,35 @@ class Lens:
         d = (np.asarray(points, np.float64) - self._middle) / self._radius
         return self._middle + d * (1 + self.k * (d * d).sum(-1, keepdims=True)) * self._radius
 
+    @property
+    def reach(self) -> float:
+        """How far from the photo's middle (in half-diagonals) the undistorted view goes: a
+        pincushion (``k < 0``) pushes points out only up to ``d = 1 / sqrt(-3k)``, where
+        ``d * (1 + k * d^2)`` is largest, and no point of the photo is seen beyond that in the
+        undistorted view (infinite for a barrel or none).
+
+        >>> round(Lens(-0.1, 800, 600).reach, 3), Lens(0.05, 800, 600).reach
+        (1.217, inf)
+        """
+        return float("inf") if self.k >= 0 else float(2 / 3 / np.sqrt(-3 * self.k))
+
     def distort(self, points: np.ndarray) -> np.ndarray:
-        """Where points (n, 2) of the undistorted view are seen in the photo."""
+        """Where points (n, 2) of the undistorted view are seen in the photo; NaN for those beyond
+        the lens's :attr:`reach` (no point of the photo is seen there: the lens would send them
+        to infinity).
+
+        >>> Lens(-0.1, 800, 600).distort(np.array([[400.0, 300.0], [400.0 + 800, 300.0]])).tolist()
+        [[400.0, 300.0], [nan, nan]]
+        """
         u = (np.asarray(points, np.float64) - self._middle) / self._radius
         rho = np.sqrt((u * u).sum(-1, keepdims=True))
+        beyond = rho > self.reach
+        rho = np.where(beyond, 0.0, rho)
         r = rho.copy()
         for _ in range(8):                                   # r (1 + k r^2) = rho, by Newton's steps
             r = r - (r + self.k * r ** 3 - rho) / np.maximum(1 + 3 * self.k * r * r, 0.1)
-        return self._middle + u * np.where(rho > 0, r / np.maximum(rho, 1e-300), 1.0) * self._radius
+        seen = self._middle + u * np.where(rho > 0, r / np.maximum(rho, 1e-300), 1.0) * self._radius
+        return np.where(beyond, np.nan, seen)
 
 
 def warp(image: np.ndarray, homography: np.ndarray, size: tuple[int, int], lens: Lens | None = None,
@@ -60,8 +86,8 @@ def warp(image: np.ndarray, homography: np.ndarray, size: tuple[int, int], lens:
     """``image`` warped by ``homography`` (from the undistorted view) to ``size`` (width, height),
     through ``lens``: each pixel of the result shows where the lens put the point the homography
     sends there (``border``: OpenCV's border mode beyond ``image``; ``interpolation``: how a pixel
-    is resampled, an OpenCV ``INTER_*`` flag). Without a lens (or ``k`` 0),
-    :func:`cv2.warpPerspective` itself.
+    is resampled, an OpenCV ``INTER_*`` flag); a point beyond the lens's :attr:`Lens.reach` is
+    beyond ``image`` too. Without a lens (or ``k`` 0), :func:`cv2.warpPerspective` itself.
 
     >>> img = np.arange(100, dtype=np.uint8).reshape(10, 10)
     >>> same = warp(img, np.eye(3), (10, 10), Lens(0.0, 10, 10))
@@ -74,7 +100,9 @@ def warp(image: np.ndarray, homography: np.ndarray, size: tuple[int, int], lens:
     step = 4                                                  # the map is smooth: worked out every 4 pixels
     ys, xs = np.mgrid[0:h + step:step, 0:w + step:step].astype(np.float64)
     at = cv2.perspectiveTransform(np.stack([xs, ys], -1).reshape(-1, 1, 2), np.linalg.inv(homography)).reshape(-1, 2)
-    coarse = lens.distort(at).astype(np.float32).reshape(xs.shape + (2,))
+    coarse = lens.distort(at)
+    coarse[~np.isfinite(coarse)] = OUT_OF_SIGHT                # beyond the lens's reach: nothing seen there
+    coarse = coarse.astype(np.float32).reshape(xs.shape + (2,))
     big = cv2.resize(coarse, (coarse.shape[1] * step, coarse.shape[0] * step), interpolation=cv2.INTER_LINEAR)
     half = step // 2 - 0.5                                    # resize puts coarse point j at pixel j*step + half
     shift = np.array([[1, 0, -half], [0, 1, -half]], np.float32)

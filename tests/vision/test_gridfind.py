@@ -182,6 +182,37 @@ def test_a_frame_just_outside_the_outer_lines_is_no_bend():
     assert abs(_bent_in(*offsets, 15, 15, frame=True)) < 0.03         # the final check looks one line in
 
 
+def _black_lined_board(side: int = 32) -> tuple[np.ndarray, np.ndarray]:
+    """A beige board with white grid lines (15x15 squares of ``side`` pixels), a thin black line
+    round the grid an eighth of a square out, a white margin beyond it and a red edge (a 1998
+    board's layout), and its grid's corners."""
+    import cv2
+
+    image = np.full((21 * side, 21 * side, 3), (40, 40, 160), np.uint8)
+    rim = int(0.4 * side)
+    image[3 * side - rim:18 * side + rim, 3 * side - rim:18 * side + rim] = 235
+    out = int(0.125 * side)
+    cv2.rectangle(image, (3 * side - out, 3 * side - out), (18 * side + out, 18 * side + out), (20, 20, 20), 2)
+    image[3 * side:18 * side, 3 * side:18 * side] = (150, 175, 190)
+    for k in range(16):
+        cv2.line(image, ((3 + k) * side, 3 * side), ((3 + k) * side, 18 * side), (235, 235, 235), 2)
+        cv2.line(image, (3 * side, (3 + k) * side), (18 * side, (3 + k) * side), (235, 235, 235), 2)
+    return image, np.array([[3, 3], [18, 3], [18, 18], [3, 18]], np.float64) * side
+
+
+def test_a_black_line_an_eighth_of_a_square_outside_the_outer_lines_is_no_bend():
+    # declan-tune 001: the black line round a white outer line outshines it, found 0.12 square out
+    # all along (not at the search's end); read as a pincushion's ends, a guessed lens took the
+    # grid 0.38 square off
+    from vision.gridfind.sureness import BENT_IN, _bent_in, _framed, _line_offsets
+
+    image, corners = _black_lined_board()
+    offsets = _line_offsets(image, corners, 15, 15)
+    assert _bent_in(*offsets, 15, 15) < -BENT_IN                    # the outer lines themselves: the black line
+    assert _framed(*offsets, 15, 15) == {0, 15, 16, 31}
+    assert abs(_bent_in(*offsets, 15, 15, frame=True)) < 0.03
+
+
 @pytest.mark.parametrize("by", [0.3, -0.2])
 def test_a_grid_too_small_or_too_large_beside_a_frame_is_still_bent(by):
     from vision.gridfind.sureness import BENT_IN, _bent_in, _line_offsets

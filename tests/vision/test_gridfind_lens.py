@@ -49,6 +49,25 @@ def test_the_warp_through_a_lens_follows_the_lens():
     assert abs(x - 120) <= 1.5 and abs(y - 90) <= 1.5
 
 
+def test_a_pincushion_sends_no_point_to_infinity_and_the_warp_shows_nothing_there():
+    # a guessed pincushion (-0.1) with a board filling the photo: the canonical image's margin lies
+    # beyond the lens's reach, where Newton's steps ran off to 1e193 and the cast to float32
+    # overflowed (declan-tune 001, a RuntimeWarning on `tabletop score`)
+    import warnings
+
+    lens = Lens(-0.1, 800, 600)
+    far = np.array([[400.0 + 1.3 * lens.reach * 500, 300.0], [400.0 + 0.9 * lens.reach * 500, 300.0]])
+    seen = lens.distort(far)
+    assert np.isnan(seen[0]).all() and np.isfinite(seen[1]).all()
+    assert np.abs(lens.undistort(seen[1:]) - far[1:]).max() < 1e-3
+    image = np.full((600, 800), 200, np.uint8)
+    wide = np.array([[1 / 3, 0, 800 / 3], [0, 1 / 3, 200], [0, 0, 1]])     # three times the photo's view, shrunk
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        top = warp(image, wide, (800, 600), lens)
+    assert top[300, 450] == 200 and top[0, 0] == 0 and top[599, 799] == 0    # beyond the reach: the border
+
+
 def _through_lens(frame: np.ndarray, corners: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
     """``frame`` seen through a lens of distortion ``k`` (about its middle), and where its grid's
     corners land."""

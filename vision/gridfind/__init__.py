@@ -17,7 +17,8 @@ premium squares. :func:`find_grid` looks for it in five steps, on the photo shru
    (``rows + 1``) consecutive lines that stand out most from the middles between them, and
    the runner-up windows, make candidate grids.
 3. **Refinement.** Each candidate grid is warped at :data:`CELL` pixels a square and checked
-   once; the likeliest few have each grid line found again side by side, fitted straight, and
+   once; the likeliest few have each grid line found again side by side (at the middle of its two
+   edges), fitted straight, and
    the lines' crossings fit a homography that takes out the first guess's small errors.
 4. **Verification.** A grid is taken (:attr:`GridFound.convincing`) when it stops at its outer
    lines and its lines stand out from the squares' middles beside them along their length,
@@ -36,7 +37,8 @@ premium squares. :func:`find_grid` looks for it in five steps, on the photo shru
    (:attr:`GridFound.lens`, :attr:`GridFound.straight`). A grid found that its lines do not
    bear out everywhere is refused: one quarter's lines found off where the grid puts them
    (:func:`quarter_off`: a corner pulled off), or the outer lines bent in or out at their ends
-   (:func:`bent_in`: a lens the grid could not follow).
+   (:func:`bent_in`: a lens the grid could not follow; an outer line found outside along its
+   middle lies beside a frame or a margin's line, and the line next to it inside is measured).
 
 The package, one idea a module: :mod:`.planes` (step 1), :mod:`.lattice` (step 2), :mod:`.check`
 (steps 3-4, with :mod:`.lines`, the grid lines found square by square, and :mod:`.pattern`, the

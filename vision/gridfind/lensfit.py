@@ -67,6 +67,8 @@ def lens_of(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 
     seen = cv2.perspectiveTransform(xy.reshape(-1, 1, 2).astype(np.float64), np.linalg.inv(h)).reshape(-1, 2)
     if lens is not None:
         seen = lens.distort(seen)
+        sighted = np.isfinite(seen).all(1)                    # beyond the lens's reach: not in the photo
+        seen, line = seen[sighted], line[sighted]
     if len(seen) < 40:
         return 0.0, 1.0
     cap = (LENS_CAP * _square_side(corners, rows, cols)) ** 2
@@ -121,7 +123,7 @@ def _through_lens(small: np.ndarray, corners: np.ndarray, found: GridFound, rows
     for each in tried:
         lens = Lens(each, small.shape[1], small.shape[0])
         bent = _refine_and_check(small, lens.undistort(corners), rows, cols, layout, found.method, lens=lens)
-        if bent is None or not bent.convincing or bent.lines < found.lines - 0.05:
+        if bent is None or not bent.convincing or bent.lines < found.lines - 0.05 or not _in_sight(bent, lens):
             continue
         off = abs(bent_in(small, bent.corners, rows, cols, lens))
         enough = ends - LENS_BETTER if not measured or gain > LENS_CLEAR else max(ends - LENS_BETTER, BENT_IN)
@@ -135,7 +137,20 @@ def _through_lens(small: np.ndarray, corners: np.ndarray, found: GridFound, rows
         again = Lens(k2, small.shape[1], small.shape[0])
         moved = _refine_and_check(small, again.undistort(lens.distort(bent.corners)), rows, cols, layout,
                                   found.method, refine=1, lens=again)
-        if moved is not None and moved.convincing and moved.lines >= bent.lines - 0.02 and \
+        if moved is not None and moved.convincing and moved.lines >= bent.lines - 0.02 and _in_sight(moved, again) and \
                 abs(bent_in(small, moved.corners, rows, cols, again)) <= off + LENS_BETTER:
             bent, lens = moved, again
     return replace(bent, method=f"{found.method}+lens"), lens
+
+
+def _in_sight(found: GridFound, lens: Lens) -> bool:
+    """Whether the grid ``found`` through ``lens`` (its corners in the lens's undistorted view) has
+    its corners within the lens's reach (:attr:`vision.lens.Lens.reach`): a lens that would send a
+    corner to infinity is no lens of this photo.
+
+    >>> lens = Lens(-0.1, 800, 600)
+    >>> grid = GridFound(np.array([[100.0, 100], [700, 100], [700, 500], [100, 500]]), 0.9, 0.5, None, "test")
+    >>> _in_sight(grid, lens), _in_sight(replace(grid, corners=grid.corners * 3), lens)
+    (True, False)
+    """
+    return bool(np.isfinite(lens.distort(found.corners)).all())

@@ -109,18 +109,36 @@ def _line_peaks(g: np.ndarray, lines: int, along: int):
     return offsets, xs, prof, j, peak, good
 
 
+def _both_edges(prof: np.ndarray) -> np.ndarray:
+    """``prof`` (its last axis: the offsets tried) summed three at a time along the offsets (each end
+    counted twice at the end):
+    a line a pixel or two wide shows as its two edges, and its middle is where they add up most
+    (the stronger edge alone put a thin dark line a pixel to one side or the other, square by
+    square, as tiles and premium squares beside it lit its edges: a deluxe board's grid found 0.27
+    square off, declan-tune 002).
+
+    >>> _both_edges(np.array([0.0, 8.0, 1.0, 8.0, 0.0])).tolist()     # edges either side of a line at 2
+    [8.0, 9.0, 17.0, 9.0, 8.0]
+    """
+    wide = np.concatenate([prof[..., :1], prof, prof[..., -1:]], axis=-1)
+    return wide[..., :-2] + wide[..., 1:-1] + wide[..., 2:]
+
+
 def _line_points(g: np.ndarray, lines: int, along: int) -> tuple[np.ndarray, np.ndarray]:
     """Where each of ``lines`` canonical grid lines is found beside each of ``along`` squares
     (x in ``g``'s axes, to a tenth of a pixel: (along, lines)), and whether it stands out there
     (not at the search's edge)."""
-    offsets, xs, prof, j, peak, stands_out = _line_peaks(g, lines, along)
-    good = stands_out & (j > 0) & (j < len(offsets) - 1)
-    jj = np.clip(j, 1, len(offsets) - 2)
-    left = np.take_along_axis(prof, (jj - 1)[..., None], 2)[..., 0]
-    right = np.take_along_axis(prof, (jj + 1)[..., None], 2)[..., 0]
+    offsets, xs, prof, j, _peak, stands_out = _line_peaks(g, lines, along)
+    both = _both_edges(prof)
+    k = both.argmax(2)
+    good = stands_out & (j > 0) & (j < len(offsets) - 1) & (k > 0) & (k < len(offsets) - 1)
+    kk = np.clip(k, 1, len(offsets) - 2)
+    peak = np.take_along_axis(both, kk[..., None], 2)[..., 0]
+    left = np.take_along_axis(both, (kk - 1)[..., None], 2)[..., 0]
+    right = np.take_along_axis(both, (kk + 1)[..., None], 2)[..., 0]
     den = left - 2 * peak + right
     sub = np.where(den < 0, 0.5 * (left - right) / np.where(den < 0, den, -1), 0.0)
-    return xs[None, :, 0] + j + sub, good
+    return xs[None, :, 0] + k + sub, good
 
 
 def _straight(ys: np.ndarray, xs: np.ndarray, use: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -143,8 +161,8 @@ def _fit_lines(g: np.ndarray, lines: int, along: int) -> np.ndarray:
     >>> top = drawn_grid()
     >>> top[:, :60] = 230                        # the first vertical line (at x 48) rubbed out
     >>> edge_x, _edge_y = _edges(top)
-    >>> _fit_lines(edge_x, 16, 15)[:3].tolist()  # a line a pixel wide: its edges either side, the first taken
-    [[nan, nan], [63.0, 0.0], [79.0, 0.0]]
+    >>> _fit_lines(edge_x, 16, 15)[:3].tolist()  # a line a pixel wide: the middle of its two edges
+    [[nan, nan], [64.0, 0.0], [80.0, 0.0]]
     """
     found_x, good = _line_points(g, lines, along)
     ys = ((np.arange(along) + PAD + 0.5) * CELL)[:, None]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.gridfind.geometry import CELL, PAD, _canonical
-from vision.gridfind.lines import REACH, _edges, _line_peaks
+from vision.gridfind.lines import REACH, _both_edges, _edges, _line_peaks
 from vision.lens import Lens, warp
 
 #: a grid found is refused when, in one of its four quarters, its lines are found on average this
@@ -17,6 +17,12 @@ QUARTER_OFF = 0.15
 #: a grid found is refused when its outer lines are found this many squares inside or outside it
 #: at their ends (:func:`bent_in`: a lens's barrel or pincushion it could not follow)
 BENT_IN = 0.075
+#: an outer line found this many squares or more outside its place along most of its middle squares
+#: lies beside something that outshines it (:func:`_beside_frame`): a frame's edge, or a margin's
+#: line just outside the grid (a Hasbro board's black line round its white outer line, 0.12 square
+#: out; a deluxe board's dark frame, 0.19 square out on one side and at the search's end on the
+#: others: declan-tune 001 and 003, issue 24's seventh round)
+FRAMED_OUT = 0.125
 
 
 def quarter_off(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 15, lens: Lens | None = None) -> float:
@@ -102,24 +108,33 @@ def _framed(across: np.ndarray, down: np.ndarray, rows: int, cols: int) -> set[i
     out = set()
     for offsets, n, lines, first in ((across, rows, cols, 0), (down, cols, rows, cols + 1)):
         for line, sign in ((0, 1), (lines, -1)):
-            if _beside_frame(sign * offsets[2:n - 2, line]):
+            if _beside_frame(sign * offsets[2:n - 2, line], sign * offsets[2:n - 2, line + sign]):
                 out.add(first + line)
     return out
 
 
-def _beside_frame(inward: np.ndarray) -> bool:
+def _beside_frame(inward: np.ndarray, next_in: np.ndarray | None = None) -> bool:
     """Whether an outer line, found at ``inward`` pixels inside its place along its middle squares
     (NaN: not found there), lies beside something that outshines it just outside (the board's
-    frame, a light line's dark edge): it is found at the outer end of the search along more than
-    half of them. A lens bends a line's ends, not its middle; a grid too small is found off along
-    its next line too.
+    frame, a light line's dark edge): it is found :data:`FRAMED_OUT` of a square or more outside
+    (up to the outer end of the search) along more than half of them, and the next line in
+    (``next_in``, the same measure) is not found that far inside its place along most of them (a
+    grid too large has its outer line on the frame and its next line in found inside). A lens
+    bends a line's ends, not its middle; a grid too small is found off along its next line too.
 
     >>> _beside_frame(np.array([-4.0, -4.0, -4.0, 0.0, np.nan]))
     True
+    >>> _beside_frame(np.array([-2.0, -3.0, -2.0, 0.0, -1.0]), np.array([1.0, 0.0, 1.0, 0.0, 1.0]))
+    True
+    >>> _beside_frame(np.array([-2.0, -2.0, -2.0, -2.0]), np.array([2.0, 2.0, 2.0, 2.0]))   # a grid too large
+    False
     >>> _beside_frame(np.array([-4.0, 1.0, 0.0, 0.0, -2.0]))
     False
     """
-    return bool((inward <= -REACH).sum() > 0.5 * len(inward))
+    out = min(REACH, FRAMED_OUT * CELL)
+    if next_in is not None and (next_in >= out).sum() > 0.5 * len(next_in):
+        return False
+    return bool((inward <= -out).sum() > 0.5 * len(inward))
 
 
 def _line_offsets(image: np.ndarray, corners: np.ndarray, rows: int, cols: int,
@@ -138,6 +153,7 @@ def _line_offsets(image: np.ndarray, corners: np.ndarray, rows: int, cols: int,
 def _offsets(g: np.ndarray, lines: int, along: int) -> np.ndarray:
     """For each square's side (along, lines) of the canonical image's grid lines in ``g``, how
     many pixels from its place the line is found standing out (up to 0.3 square either side;
-    NaN on a side where none stands out)."""
-    offsets, _xs, _prof, j, _peak, good = _line_peaks(g, lines, along)
-    return np.where(good, offsets[j].astype(np.float64), np.nan)
+    NaN on a side where none stands out): the middle of its two edges (:func:`_both_edges`), as
+    the refinement finds it."""
+    offsets, _xs, prof, _j, _peak, good = _line_peaks(g, lines, along)
+    return np.where(good, offsets[_both_edges(prof).argmax(2)].astype(np.float64), np.nan)
