@@ -392,7 +392,10 @@ class TileReader:
         if model is not self.model or largest > SHIFT_MATTERS:
             again = np.setdiff1d(self._near_tiles(probs), searched)
             self._read_again(probs, again[~plain[again]], light, model, offsets)
+            first = probs[searched, 0]
             probs[searched] = found
+            if model is not self.model:
+                self._both_say(probs, searched, first, light, offsets)
         else:
             model, offsets = self.model, np.zeros_like(self.middles)
         if self._blank_may_look_plain(light, tile_like, board_colour):
@@ -429,16 +432,28 @@ class TileReader:
         first = probs[squares, 0]
         probs[squares] = self._classify(windows(light, self.middles[squares] + offsets[squares]), model)
         if model is not self.model:
-            doubted = squares[(first >= 0.5) & (probs[squares].argmax(1) != 0)]
-            if len(doubted):
-                general = self._classify(windows(light, self.middles[doubted] + offsets[doubted]), self.model)
-                both = (probs[doubted] + general) / 2                   # whether a tile: both say;
-                tiles = probs[doubted, 1:]                              # which tile: the light network
-                tiles *= ((1 - both[:, 0]) / np.maximum(tiles.sum(1), 1e-9))[:, None]
-                empty = both.argmax(1) == 0
-                probs[doubted[empty]] = both[empty]
-                probs[doubted[~empty], 0] = both[~empty, 0]
-                probs[doubted[~empty], 1:] = tiles[~empty]
+            self._both_say(probs, squares, first, light, offsets)
+
+    def _both_say(self, probs: np.ndarray, squares: np.ndarray, first: np.ndarray, light: np.ndarray,
+                  offsets: np.ndarray) -> None:
+        """Where the light network's read of ``squares`` (in ``probs``, changed in place) and the
+        general network's first read (``first``: its probabilities of an empty square) disagree
+        on whether a tile lies there, the general network reads them again where the light one
+        did: the two reads averaged say whether a tile lies there, and the network that saw a
+        tile says which."""
+        said = probs[squares].argmax(1) != 0
+        doubted = squares[said == (first >= 0.5)]
+        if len(doubted) == 0:
+            return
+        general = self._classify(windows(light, self.middles[doubted] + offsets[doubted]), self.model)
+        both = (probs[doubted] + general) / 2                           # whether a tile: both say;
+        namer = np.where(said[said == (first >= 0.5)][:, None], probs[doubted], general)
+        tiles = namer[:, 1:]                                            # which tile: the one that saw it
+        tiles *= ((1 - both[:, 0]) / np.maximum(tiles.sum(1), 1e-9))[:, None]
+        empty = both.argmax(1) == 0
+        probs[doubted[empty]] = both[empty]
+        probs[doubted[~empty], 0] = both[~empty, 0]
+        probs[doubted[~empty], 1:] = tiles[~empty]
 
     def _check_blanks(self, probs: np.ndarray, light: np.ndarray, centres: np.ndarray) -> None:
         """Blank tiles told by their colour and relief, ``probs`` changed in place. A tile's face
