@@ -392,10 +392,8 @@ class TileReader:
         if model is not self.model or largest > SHIFT_MATTERS:
             again = np.setdiff1d(self._near_tiles(probs), searched)
             self._read_again(probs, again[~plain[again]], light, model, offsets)
-            first = probs[searched, 0]
-            probs[searched] = found
-            if model is not self.model:
-                self._both_say(probs, searched, first, light, offsets)
+            probs[searched] = found if model is self.model else \
+                both_say(found, self._classify(windows(light, self.middles[searched] + offsets[searched]), self.model))
         else:
             model, offsets = self.model, np.zeros_like(self.middles)
         if self._blank_may_look_plain(light, tile_like, board_colour):
@@ -414,7 +412,7 @@ class TileReader:
             return
         centres = self.middles[unsure] + offsets[unsure]
         moved = np.concatenate([centres + step for step in STEADY_STEPS])
-        reads = self._classify(windows(light, moved), model).reshape(len(STEADY_STEPS), len(unsure), -1)
+        reads = self._read(windows(light, moved), model).reshape(len(STEADY_STEPS), len(unsure), -1)
         probs[unsure] = (probs[unsure] + reads.sum(0)) / (len(STEADY_STEPS) + 1)
 
     def _read_again(self, probs: np.ndarray, squares: np.ndarray, light: np.ndarray, model: TileModel,
@@ -429,31 +427,16 @@ class TileReader:
         43000-43059); the general one reads a real photo's W as V (`bench tiles --photos`)."""
         if len(squares) == 0:
             return
-        first = probs[squares, 0]
-        probs[squares] = self._classify(windows(light, self.middles[squares] + offsets[squares]), model)
-        if model is not self.model:
-            self._both_say(probs, squares, first, light, offsets)
+        probs[squares] = self._read(windows(light, self.middles[squares] + offsets[squares]), model)
 
-    def _both_say(self, probs: np.ndarray, squares: np.ndarray, first: np.ndarray, light: np.ndarray,
-                  offsets: np.ndarray) -> None:
-        """Where the light network's read of ``squares`` (in ``probs``, changed in place) and the
-        general network's first read (``first``: its probabilities of an empty square) disagree
-        on whether a tile lies there, the general network reads them again where the light one
-        did: the two reads averaged say whether a tile lies there, and the network that saw a
-        tile says which."""
-        said = probs[squares].argmax(1) != 0
-        doubted = squares[said == (first >= 0.5)]
-        if len(doubted) == 0:
-            return
-        general = self._classify(windows(light, self.middles[doubted] + offsets[doubted]), self.model)
-        both = (probs[doubted] + general) / 2                           # whether a tile: both say;
-        namer = np.where(said[said == (first >= 0.5)][:, None], probs[doubted], general)
-        tiles = namer[:, 1:]                                            # which tile: the one that saw it
-        tiles *= ((1 - both[:, 0]) / np.maximum(tiles.sum(1), 1e-9))[:, None]
-        empty = both.argmax(1) == 0
-        probs[doubted[empty]] = both[empty]
-        probs[doubted[~empty], 0] = both[~empty, 0]
-        probs[doubted[~empty], 1:] = tiles[~empty]
+    def _read(self, cut: np.ndarray, model: TileModel) -> np.ndarray:
+        """The windows ``cut`` read by ``model`` (:meth:`_classify`); when that is the light
+        network, by the general one too, and where the two disagree on whether a tile lies
+        there, both say (:func:`both_say`)."""
+        read = self._classify(cut, model)
+        if model is self.model:
+            return read
+        return both_say(read, self._classify(cut, self.model))
 
     def _check_blanks(self, probs: np.ndarray, light: np.ndarray, centres: np.ndarray) -> None:
         """Blank tiles told by their colour and relief, ``probs`` changed in place. A tile's face
@@ -668,6 +651,26 @@ def relief(light: np.ndarray, centres: np.ndarray, size: int = BLANK_PATCH) -> n
     for k, g in enumerate(grey):
         gx, gy = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
         out[k] = np.hypot(gx, gy)[1:-1, 1:-1].mean()
+    return out
+
+
+def both_say(light: np.ndarray, general: np.ndarray) -> np.ndarray:
+    """The light network's read (squares, codes) where the ``general`` network's read of the
+    same windows agrees on whether a tile lies there; where they disagree, the two averaged
+    say whether a tile lies there, and the network that saw a tile says which.
+
+    >>> light, general = np.array([[0.6, 0.0, 0.3, 0.1]]), np.array([[0.1, 0.0, 0.1, 0.8]])
+    >>> both_say(light, general).round(3).tolist()
+    [[0.35, 0.0, 0.072, 0.578]]
+    """
+    said = light.argmax(1) != 0
+    doubted = said != (general.argmax(1) != 0)
+    out = light.copy()
+    both = (light[doubted] + general[doubted]) / 2
+    tiles = np.where(said[doubted][:, None], light[doubted], general[doubted])[:, 1:]
+    tiles *= ((1 - both[:, :1]) / np.maximum(tiles.sum(1, keepdims=True), 1e-9))
+    empty = both.argmax(1) == 0
+    out[doubted] = np.where(empty[:, None], both, np.concatenate([both[:, :1], tiles], 1))
     return out
 
 
