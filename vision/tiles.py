@@ -412,7 +412,11 @@ class TileReader:
             return
         centres = self.middles[unsure] + offsets[unsure]
         moved = np.concatenate([centres + step for step in STEADY_STEPS])
-        reads = self._read(windows(light, moved), model).reshape(len(STEADY_STEPS), len(unsure), -1)
+        cut = windows(light, moved)
+        reads = self._classify(cut, model)
+        if model is not self.model:
+            reads = both_say(reads, self._classify(cut, self.model), light_names=True)
+        reads = reads.reshape(len(STEADY_STEPS), len(unsure), -1)
         probs[unsure] = (probs[unsure] + reads.sum(0)) / (len(STEADY_STEPS) + 1)
 
     def _read_again(self, probs: np.ndarray, squares: np.ndarray, light: np.ndarray, model: TileModel,
@@ -654,10 +658,11 @@ def relief(light: np.ndarray, centres: np.ndarray, size: int = BLANK_PATCH) -> n
     return out
 
 
-def both_say(light: np.ndarray, general: np.ndarray) -> np.ndarray:
+def both_say(light: np.ndarray, general: np.ndarray, light_names: bool = False) -> np.ndarray:
     """The light network's read (squares, codes) where the ``general`` network's read of the
     same windows agrees on whether a tile lies there; where they disagree, the two averaged
-    say whether a tile lies there, and the network that saw a tile says which.
+    say whether a tile lies there, and the network that saw a tile says which (the light
+    network always, with ``light_names``: a letter read again from a pixel away).
 
     >>> light, general = np.array([[0.6, 0.0, 0.3, 0.1]]), np.array([[0.1, 0.0, 0.1, 0.8]])
     >>> both_say(light, general).round(3).tolist()
@@ -667,7 +672,8 @@ def both_say(light: np.ndarray, general: np.ndarray) -> np.ndarray:
     doubted = said != (general.argmax(1) != 0)
     out = light.copy()
     both = (light[doubted] + general[doubted]) / 2
-    tiles = np.where(said[doubted][:, None], light[doubted], general[doubted])[:, 1:]
+    namer = light[doubted] if light_names else np.where(said[doubted][:, None], light[doubted], general[doubted])
+    tiles = namer[:, 1:].copy()
     tiles *= ((1 - both[:, :1]) / np.maximum(tiles.sum(1, keepdims=True), 1e-9))
     empty = both.argmax(1) == 0
     out[doubted] = np.where(empty[:, None], both, np.concatenate([both[:, :1], tiles], 1))
