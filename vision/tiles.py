@@ -660,23 +660,26 @@ def relief(light: np.ndarray, centres: np.ndarray, size: int = BLANK_PATCH) -> n
 
 def both_say(light: np.ndarray, general: np.ndarray, light_names: bool = False) -> np.ndarray:
     """The light network's read (squares, codes) where the ``general`` network's read of the
-    same windows agrees on whether a tile lies there; where they disagree, the two averaged
-    say whether a tile lies there, and the network that saw a tile says which (the light
-    network always, with ``light_names``: a letter read again from a pixel away).
+    same windows agrees on whether a tile lies there. Where they disagree, both say: the chance
+    of a tile is the two networks' chances multiplied (their geometric mean, normalised: a
+    network sure of a tile outweighs one unsure of an empty square, and the other way round),
+    and the network that saw a tile says which (the light network always, with ``light_names``).
 
-    >>> light, general = np.array([[0.6, 0.0, 0.3, 0.1]]), np.array([[0.1, 0.0, 0.1, 0.8]])
+    >>> light, general = np.array([[0.9, 0.0, 0.1, 0.0]]), np.array([[0.01, 0.0, 0.0, 0.99]])
     >>> both_say(light, general).round(3).tolist()
-    [[0.35, 0.0, 0.072, 0.578]]
+    [[0.232, 0.0, 0.0, 0.768]]
     """
     said = light.argmax(1) != 0
     doubted = said != (general.argmax(1) != 0)
     out = light.copy()
-    both = (light[doubted] + general[doubted]) / 2
+    empty = np.sqrt(light[doubted, 0] * general[doubted, 0])
+    empty /= np.maximum(empty + np.sqrt((1 - light[doubted, 0]) * (1 - general[doubted, 0])), 1e-9)
+    both = (light[doubted] + general[doubted]) / 2              # an empty square: both networks' reads
     namer = light[doubted] if light_names else np.where(said[doubted][:, None], light[doubted], general[doubted])
-    tiles = namer[:, 1:].copy()
-    tiles *= ((1 - both[:, :1]) / np.maximum(tiles.sum(1, keepdims=True), 1e-9))
-    empty = both.argmax(1) == 0
-    out[doubted] = np.where(empty[:, None], both, np.concatenate([both[:, :1], tiles], 1))
+    for read in (both, namer):                                  # scaled to the chance of a tile
+        read[:, 1:] *= ((1 - empty) / np.maximum(read[:, 1:].sum(1), 1e-9))[:, None]
+        read[:, 0] = empty
+    out[doubted] = np.where((both.argmax(1) == 0)[:, None], both, namer)
     return out
 
 
