@@ -14,9 +14,9 @@ letters that look like no Latin one); the set's language picks the letters that 
 light tiles with dark letters and dark tiles with light letters alike; the network of the
 previous issue (``tiles-light.onnx``, light tiles only, more accurate on them) reads a board's
 tiles instead when it too sees the board's likeliest tiles as tiles (light tiles): it reads
-again only the squares the first read did not find clearly empty, and those beside them; where
-it reads a tile that the general network took for an empty square, both networks' reads together
-say whether a tile lies there. A blank tile is told by its colour too: a square the network
+again only the squares the first read did not find clearly empty, and those beside them; the
+general network reads them too, at the same place, and where the two disagree on whether a tile
+lies there (either way), both say (:func:`both_say`), the one that saw a tile naming it. A blank tile is told by its colour too: a square the network
 takes for a blank must have the letter tiles' colour, and one it takes for empty but gives a fair chance of a blank is a blank
 when it has their colour and not the board's; one of the board's own colour that the network is
 unsure of, whose face lies off its square, must show at its own square the edge and side of a
@@ -406,7 +406,9 @@ class TileReader:
         """The squares read as letters less surely than :data:`STEADY_BELOW` read again by ``model``
         with their window moved a pixel each way (:data:`STEADY_STEPS`), all the reads averaged
         (``probs`` changed in place): a small letter's stroke (И's diagonal, Ї's dots) that a
-        window's place blurs into another letter's reads more often right from a few places."""
+        window's place blurs into another letter's reads more often right from a few places. Read
+        by the light network, the general one too says whether a tile lies there (:func:`both_say`,
+        the light network naming the letter)."""
         unsure = np.flatnonzero((probs.argmax(1) >= 2) & (probs.max(1) < STEADY_BELOW))
         if len(unsure) == 0:
             return
@@ -422,13 +424,14 @@ class TileReader:
     def _read_again(self, probs: np.ndarray, squares: np.ndarray, light: np.ndarray, model: TileModel,
                     offsets: np.ndarray) -> None:
         """``squares`` read (again) by ``model`` where their tiles' faces would be (``offsets``),
-        ``probs`` changed in place. Those the light network reads as tiles where the general
-        network's first read (or a plain square's look) took them for empty are read by the
-        general network too, at the same place: the two reads averaged say whether a tile lies
-        there, the light network which. The light network never saw a board's printed marks up
+        ``probs`` changed in place; read by the light network, by the general one too, at the
+        same place, and where the two disagree on whether a tile lies there, both say
+        (:func:`both_say`). The light network never saw a board's printed marks up
         close, and the arrows of a premium square's edge, half a square off a raised tile's
         face, it reads as A or Л (tuning renders of wood and light tiles on light boards, seeds
-        43000-43059); the general one reads a real photo's W as V (`bench tiles --photos`)."""
+        43000-43059); the general one reads a real photo's W as V (`bench tiles --photos`), and
+        it reads wooden tiles of real photos the light network takes for empty squares (P 0.45-0.85)
+        surely as tiles (issue 24's seventh round)."""
         if len(squares) == 0:
             return
         probs[squares] = self._read(windows(light, self.middles[squares] + offsets[squares]), model)
