@@ -387,7 +387,7 @@ class TileReader:
         tiles = probs[:, 0] < 0.5                             # as the first read sees them
         tile_like = self._tile_like(probs)[:HEIGHT_SQUARES]
         model, seen = self._network_for(probs, light, tile_like)
-        offsets, searched, found = self._raised(light, tile_like, seen, located, frame.shape[:2], model)
+        offsets, searched, found = self._raised(light, tile_like, seen, located, frame.shape[:2], model, probs[tile_like])
         largest = float(np.abs(offsets).max()) / self.cell if len(offsets) else 0.0
         if model is not self.model or largest > SHIFT_MATTERS:
             again = np.setdiff1d(self._near_tiles(probs), searched)
@@ -568,7 +568,7 @@ class TileReader:
         return RaisedFaces(squares_to_photo, size, self.board.rows, self.board.cols, squares_to_top)
 
     def _raised(self, light: np.ndarray, tile_like: np.ndarray, seen: np.ndarray, located: Located,
-                size: tuple[int, int], model: TileModel) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                size: tuple[int, int], model: TileModel, first: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """How far (top-down pixels, (squares, 2)) each square's tile face lies from its square,
         and the squares it was judged on with ``model``'s read of them there.
 
@@ -579,7 +579,12 @@ class TileReader:
         one even shift of the whole board (:data:`EVEN_SHIFTS` of a square in eight directions).
         The displacement where they read surest wins (the sum of -log(1 - p) of their likeliest
         tile, over the heights averaged with the heights beside them; none when nothing does
-        better than flat)."""
+        better than flat). Such a sure read is not a right one: the sum favours a network's sure
+        misreads (a real photo's O read surely as Q), and of 16 even shifts one may win by chance.
+        An even shift read by the light network must also make the two networks agree more than
+        flat does (:func:`agreement` of their reads of the same squares, ``first`` the general
+        network's read of them where they lie), or flat stands (issue 24's seventh round: a
+        straight-down real photo whose faces lie on their squares read 0.15 square off)."""
         flat = np.zeros_like(self.middles)
         if len(tile_like) == 0:
             return flat, tile_like, seen
@@ -600,6 +605,11 @@ class TileReader:
         padded = np.concatenate([score[:1], score[:n], score[n - 1:n]])   # one lucky square sways less
         score[:n] = (padded[:-2] + 2 * padded[1:-1] + padded[2:]) / 4
         best = int(score.argmax())
+        if best >= len(HEIGHTS) and model is not self.model:  # a blind even shift must make the networks agree more
+            mine = tried.reshape(len(fields) + 1, len(tile_like), -1)[best]
+            moved = self._classify(windows(light, self.middles[tile_like] + fields[best - 1][tile_like]), self.model)
+            if agreement(seen, first) >= agreement(mine, moved):
+                best = 0
         found = tried.reshape(len(fields) + 1, len(tile_like), -1)[best]
         return (fields[best - 1] if best else flat), tile_like, found
 
@@ -684,6 +694,16 @@ def both_say(light: np.ndarray, general: np.ndarray, light_names: bool = False) 
         read[:, 0] = empty
     out[doubted] = np.where((both.argmax(1) == 0)[:, None], both, namer)
     return out
+
+
+def agreement(one: np.ndarray, other: np.ndarray) -> float:
+    """How much two reads (squares, codes) of the same windows agree: the sum over the squares of
+    their Bhattacharyya coefficient (1 for one read, 0 for reads sharing no code).
+
+    >>> round(agreement(np.array([[0.0, 1.0], [0.5, 0.5]]), np.array([[0.0, 1.0], [1.0, 0.0]])), 3)
+    1.707
+    """
+    return float(np.sqrt(np.maximum(one, 0.0) * np.maximum(other, 0.0)).sum())
 
 
 def _sureness(read: np.ndarray) -> np.ndarray:
