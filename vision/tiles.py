@@ -15,8 +15,8 @@ light tiles with dark letters and dark tiles with light letters alike; the netwo
 previous issue (``tiles-light.onnx``, light tiles only, more accurate on them) reads a board's
 tiles instead when it too sees the board's likeliest tiles as tiles (light tiles): it reads
 again only the squares the first read did not find clearly empty, and those beside them; the
-general network reads them too, at the same place, and where the two disagree on whether a tile
-lies there (either way), both say (:func:`both_say`), the one that saw a tile naming it. A blank tile is told by its colour too: a square the network
+general network reads them too, at the same place, and both networks' chances of a tile together
+say whether a tile lies there (:func:`both_say`), the one that saw a tile naming it. A blank tile is told by its colour too: a square the network
 takes for a blank must have the letter tiles' colour, and one it takes for empty but gives a fair chance of a blank is a blank
 when it has their colour and not the board's; one of the board's own colour that the network is
 unsure of, whose face lies off its square, must show at its own square the edge and side of a
@@ -425,7 +425,7 @@ class TileReader:
                     offsets: np.ndarray) -> None:
         """``squares`` read (again) by ``model`` where their tiles' faces would be (``offsets``),
         ``probs`` changed in place; read by the light network, by the general one too, at the
-        same place, and where the two disagree on whether a tile lies there, both say
+        same place, both networks' chances of a tile together say whether one lies there
         (:func:`both_say`). The light network never saw a board's printed marks up
         close, and the arrows of a premium square's edge, half a square off a raised tile's
         face, it reads as A or Л (tuning renders of wood and light tiles on light boards, seeds
@@ -438,8 +438,7 @@ class TileReader:
 
     def _read(self, cut: np.ndarray, model: TileModel) -> np.ndarray:
         """The windows ``cut`` read by ``model`` (:meth:`_classify`); when that is the light
-        network, by the general one too, and where the two disagree on whether a tile lies
-        there, both say (:func:`both_say`)."""
+        network, by the general one too, the two reads together (:func:`both_say`)."""
         read = self._classify(cut, model)
         if model is self.model:
             return read
