@@ -365,6 +365,39 @@ def test_both_say_weighs_both_networks_chances_of_a_tile(rows):
         assert np.allclose(out[0, 1:] / out[0, 1:].sum(), light[0, 1:] / light[0, 1:].sum())
 
 
+class _ByMark:
+    """A stand-in network whose read depends on whether its window's middle is on a dark dot (a
+    square's middle, where a tile lies flat) or off it (where an even shift moves the window)."""
+
+    def __init__(self, on: dict[str, float], off: dict[str, float]):
+        self.on, self.off = _Fixed(on), _Fixed(off)
+
+    def predict(self, windows: np.ndarray) -> np.ndarray:
+        marked = windows[:, :, WINDOW // 2 - 1:WINDOW // 2 + 1, WINDOW // 2 - 1:WINDOW // 2 + 1].mean((1, 2, 3)) < -0.3
+        return np.where(marked[:, None], self.on.predict(windows), self.off.predict(windows))
+
+
+@pytest.mark.parametrize("general_off, shifted", [({".": 0.95, "A": 0.05}, False), ({"A": 0.999}, True)])
+def test_a_blind_even_shift_stands_only_where_it_makes_the_networks_agree_more(general_off, shifted):
+    """On a straight view the faces' place is searched as even shifts of the whole board; the
+    light network reads the tiles surer 0.15 square off their squares. The shift stands only if
+    the general network agrees with it there more than flat; else flat stands."""
+    reader = TileReader(BOXED, "en")
+    light_net = _ByMark(on={".": 0.2, "A": 0.8}, off={"A": 0.999})
+    reader.model = _ByMark(on={"A": 0.9, ".": 0.1}, off=general_off)  # type: ignore[assignment]
+    image = np.full((int(16 * CELL), int(16 * CELL), 3), 0.8, np.float32)
+    for x, y in reader.middles.astype(int):
+        image[y - 2:y + 3, x - 2:x + 3] = 0.0                       # a dark dot at every square's middle
+    located = from_corners((800, 800, 3), np.array([[100, 100], [700, 100], [700, 700], [100, 700]]), 15, 15)
+    middle = np.array([r * 15 + c for r in (6, 7, 8) for c in (6, 7, 8)])   # raised faces barely move here
+    seen = reader._classify(windows(image, reader.middles[middle]), light_net)  # type: ignore[arg-type]
+    first = reader._classify(windows(image, reader.middles[middle]), reader.model)
+    offsets, _, found = reader._raised(image, middle, seen, located, (800, 800), light_net, first)  # type: ignore[arg-type]
+    moved = float(np.abs(offsets).max()) / CELL
+    assert (moved == pytest.approx(0.15)) if shifted else (moved == 0.0)
+    assert found[:, 2].min() > (0.99 if shifted else 0.75)
+
+
 def test_plain_squares_beside_tiles_are_read_only_when_a_blank_could_look_plain():
     """A blank has its set's colour: on a board whose colour is far from the tiles' (the printed
     board's white paper, cream card tiles) no blank looks like plain board."""
