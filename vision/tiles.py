@@ -29,8 +29,10 @@ and warped top-down through the board's plane they land off their squares, each 
 own amount (more toward the camera's side, more the more oblique the view). The camera is worked
 out from the grid (:mod:`vision.parallax`); a few tile heights are tried on the 30 squares that
 look most like tiles (even shifts of the whole board instead when the grid does not tell the
-camera: a photo already warped top-down), the height where the network reads most of them surely
-wins, and the squares near tiles are read where a tile's face of that height would be. The
+camera: a photo already warped top-down, or a straight view), the height where the network reads
+most of them surely wins (an even shift, a blind guess, only if it also makes the two networks
+agree more than flat: :func:`agreement`), and the squares near tiles are read where a tile's face
+of that height would be. The
 printed board's own tiles are card: on a board found by its markers whose likeliest tiles read
 surely where they lie, no height is tried.
 
