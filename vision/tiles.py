@@ -765,4 +765,5 @@ def _runs(tiled: np.ndarray):
                 j = k
 
 
-__all__ = ["TileReader", "TilesRead", "TileWord", "TileModel", "BadImage", "BoardNotFound", "glyph", "relief", "square_patches"]
+__all__ = ["TileReader", "TilesRead", "TileWord", "TileModel", "BadImage", "BoardNotFound", "agreement", "both_say", "glyph",
+           "relief", "square_patches"]
