@@ -14,9 +14,9 @@ letters that look like no Latin one); the set's language picks the letters that 
 light tiles with dark letters and dark tiles with light letters alike; the network of the
 previous issue (``tiles-light.onnx``, light tiles only, more accurate on them) reads a board's
 tiles instead when it too sees the board's likeliest tiles as tiles (light tiles): it reads
-again only the squares the first read did not find clearly empty, and those beside them; where
-it reads a tile that the general network took for an empty square, both networks' reads together
-say whether a tile lies there. A blank tile is told by its colour too: a square the network
+again only the squares the first read did not find clearly empty, and those beside them; the
+general network reads them too, at the same place, and both networks' chances of a tile together
+say whether a tile lies there (:func:`both_say`), the one that saw a tile naming it. A blank tile is told by its colour too: a square the network
 takes for a blank must have the letter tiles' colour, and one it takes for empty but gives a fair chance of a blank is a blank
 when it has their colour and not the board's; one of the board's own colour that the network is
 unsure of, whose face lies off its square, must show at its own square the edge and side of a
@@ -29,8 +29,10 @@ and warped top-down through the board's plane they land off their squares, each 
 own amount (more toward the camera's side, more the more oblique the view). The camera is worked
 out from the grid (:mod:`vision.parallax`); a few tile heights are tried on the 30 squares that
 look most like tiles (even shifts of the whole board instead when the grid does not tell the
-camera: a photo already warped top-down), the height where the network reads most of them surely
-wins, and the squares near tiles are read where a tile's face of that height would be. The
+camera: a photo already warped top-down, or a straight view), the height where the network reads
+most of them surely wins (an even shift, a blind guess, only if it also makes the two networks
+agree more than flat: :func:`agreement`), and the squares near tiles are read where a tile's face
+of that height would be. The
 printed board's own tiles are card: on a board found by its markers whose likeliest tiles read
 surely where they lie, no height is tried.
 
@@ -387,12 +389,13 @@ class TileReader:
         tiles = probs[:, 0] < 0.5                             # as the first read sees them
         tile_like = self._tile_like(probs)[:HEIGHT_SQUARES]
         model, seen = self._network_for(probs, light, tile_like)
-        offsets, searched, found = self._raised(light, tile_like, seen, located, frame.shape[:2], model)
+        offsets, searched, found = self._raised(light, tile_like, seen, located, frame.shape[:2], model, probs[tile_like])
         largest = float(np.abs(offsets).max()) / self.cell if len(offsets) else 0.0
         if model is not self.model or largest > SHIFT_MATTERS:
             again = np.setdiff1d(self._near_tiles(probs), searched)
             self._read_again(probs, again[~plain[again]], light, model, offsets)
-            probs[searched] = found
+            probs[searched] = found if model is self.model else \
+                self._with_general(found, windows(light, self.middles[searched] + offsets[searched]))
         else:
             model, offsets = self.model, np.zeros_like(self.middles)
         if self._blank_may_look_plain(light, tile_like, board_colour):
@@ -405,40 +408,54 @@ class TileReader:
         """The squares read as letters less surely than :data:`STEADY_BELOW` read again by ``model``
         with their window moved a pixel each way (:data:`STEADY_STEPS`), all the reads averaged
         (``probs`` changed in place): a small letter's stroke (И's diagonal, Ї's dots) that a
-        window's place blurs into another letter's reads more often right from a few places."""
+        window's place blurs into another letter's reads more often right from a few places. Read
+        by the light network, the general one too says whether a tile lies there (:func:`both_say`,
+        the light network naming the letter)."""
         unsure = np.flatnonzero((probs.argmax(1) >= 2) & (probs.max(1) < STEADY_BELOW))
         if len(unsure) == 0:
             return
         centres = self.middles[unsure] + offsets[unsure]
         moved = np.concatenate([centres + step for step in STEADY_STEPS])
-        reads = self._classify(windows(light, moved), model).reshape(len(STEADY_STEPS), len(unsure), -1)
+        cut = windows(light, moved)
+        reads = self._classify(cut, model)
+        if model is not self.model:
+            reads = self._with_general(reads, cut, light_names=True)
+        reads = reads.reshape(len(STEADY_STEPS), len(unsure), -1)
         probs[unsure] = (probs[unsure] + reads.sum(0)) / (len(STEADY_STEPS) + 1)
 
     def _read_again(self, probs: np.ndarray, squares: np.ndarray, light: np.ndarray, model: TileModel,
                     offsets: np.ndarray) -> None:
         """``squares`` read (again) by ``model`` where their tiles' faces would be (``offsets``),
-        ``probs`` changed in place. Those the light network reads as tiles where the general
-        network's first read (or a plain square's look) took them for empty are read by the
-        general network too, at the same place: the two reads averaged say whether a tile lies
-        there, the light network which. The light network never saw a board's printed marks up
+        ``probs`` changed in place; read by the light network, by the general one too, at the
+        same place, both networks' chances of a tile together say whether one lies there
+        (:func:`both_say`). The light network never saw a board's printed marks up
         close, and the arrows of a premium square's edge, half a square off a raised tile's
         face, it reads as A or Л (tuning renders of wood and light tiles on light boards, seeds
-        43000-43059); the general one reads a real photo's W as V (`bench tiles --photos`)."""
+        43000-43059); the general one reads a real photo's W as V (`bench tiles --photos`), and
+        it reads wooden tiles of real photos the light network takes for empty squares (P 0.45-0.85)
+        surely as tiles (issue 24's seventh round)."""
         if len(squares) == 0:
             return
-        first = probs[squares, 0]
-        probs[squares] = self._classify(windows(light, self.middles[squares] + offsets[squares]), model)
-        if model is not self.model:
-            doubted = squares[(first >= 0.5) & (probs[squares].argmax(1) != 0)]
-            if len(doubted):
-                general = self._classify(windows(light, self.middles[doubted] + offsets[doubted]), self.model)
-                both = (probs[doubted] + general) / 2                   # whether a tile: both say;
-                tiles = probs[doubted, 1:]                              # which tile: the light network
-                tiles *= ((1 - both[:, 0]) / np.maximum(tiles.sum(1), 1e-9))[:, None]
-                empty = both.argmax(1) == 0
-                probs[doubted[empty]] = both[empty]
-                probs[doubted[~empty], 0] = both[~empty, 0]
-                probs[doubted[~empty], 1:] = tiles[~empty]
+        probs[squares] = self._read(windows(light, self.middles[squares] + offsets[squares]), model)
+
+    def _read(self, cut: np.ndarray, model: TileModel) -> np.ndarray:
+        """The windows ``cut`` read by ``model`` (:meth:`_classify`); when that is the light
+        network, by the general one too (:meth:`_with_general`)."""
+        read = self._classify(cut, model)
+        return read if model is self.model else self._with_general(read, cut)
+
+    def _with_general(self, read: np.ndarray, cut: np.ndarray, light_names: bool = False) -> np.ndarray:
+        """The light network's ``read`` of the windows ``cut`` together with the general
+        network's (:func:`both_say`), which reads only the windows the light network does not
+        take clearly for empty squares (:data:`CLEARLY_EMPTY`: the general network would have to
+        be surer of a tile to change them; the 21 real photos and 280 tuning renders, seeds
+        61000-61669, read the same square for square as with every window read by both).
+        Where the light network is as sure of a tile, the general one is asked: a pale board's
+        plain square it takes surely for a blank is doubted so (test_tiles, seed 60055)."""
+        asked = np.flatnonzero(read[:, 0] <= CLEARLY_EMPTY)
+        out = read.copy()
+        out[asked] = both_say(read[asked], self._classify(cut[asked], self.model), light_names)
+        return out
 
     def _check_blanks(self, probs: np.ndarray, light: np.ndarray, centres: np.ndarray) -> None:
         """Blank tiles told by their colour and relief, ``probs`` changed in place. A tile's face
@@ -563,7 +580,7 @@ class TileReader:
         return RaisedFaces(squares_to_photo, size, self.board.rows, self.board.cols, squares_to_top)
 
     def _raised(self, light: np.ndarray, tile_like: np.ndarray, seen: np.ndarray, located: Located,
-                size: tuple[int, int], model: TileModel) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                size: tuple[int, int], model: TileModel, first: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """How far (top-down pixels, (squares, 2)) each square's tile face lies from its square,
         and the squares it was judged on with ``model``'s read of them there.
 
@@ -574,7 +591,12 @@ class TileReader:
         one even shift of the whole board (:data:`EVEN_SHIFTS` of a square in eight directions).
         The displacement where they read surest wins (the sum of -log(1 - p) of their likeliest
         tile, over the heights averaged with the heights beside them; none when nothing does
-        better than flat)."""
+        better than flat). Such a sure read is not a right one: the sum favours a network's sure
+        misreads (a real photo's O read surely as Q), and of 16 even shifts one may win by chance.
+        An even shift read by the light network must also make the two networks agree more than
+        flat does (:func:`agreement` of their reads of the same squares, ``first`` the general
+        network's read of them where they lie), or flat stands (issue 24's seventh round: a
+        straight-down real photo whose faces lie on their squares read 0.15 square off)."""
         flat = np.zeros_like(self.middles)
         if len(tile_like) == 0:
             return flat, tile_like, seen
@@ -595,6 +617,11 @@ class TileReader:
         padded = np.concatenate([score[:1], score[:n], score[n - 1:n]])   # one lucky square sways less
         score[:n] = (padded[:-2] + 2 * padded[1:-1] + padded[2:]) / 4
         best = int(score.argmax())
+        if best >= len(HEIGHTS) and model is not self.model:  # a blind even shift must make the networks agree more
+            mine = tried.reshape(len(fields) + 1, len(tile_like), -1)[best]
+            moved = self._classify(windows(light, self.middles[tile_like] + fields[best - 1][tile_like]), self.model)
+            if agreement(seen, first) >= agreement(mine, moved):
+                best = 0
         found = tried.reshape(len(fields) + 1, len(tile_like), -1)[best]
         return (fields[best - 1] if best else flat), tile_like, found
 
@@ -656,6 +683,48 @@ def relief(light: np.ndarray, centres: np.ndarray, size: int = BLANK_PATCH) -> n
     return out
 
 
+def both_say(light: np.ndarray, general: np.ndarray, light_names: bool = False) -> np.ndarray:
+    """The light network's and the ``general`` network's reads (squares, codes) of the same
+    windows, together: the chance of a tile is the two networks' chances multiplied (their
+    geometric mean, normalised: a network sure of a tile outweighs one unsure of an empty
+    square, and the other way round), and the network that saw a tile says which (the light
+    network where both did, and always with ``light_names``); a square both take for empty has
+    their reads averaged. Where the light network reads an empty square and the general one a
+    blank, the light network's read stands: plain pale board the general network takes for a
+    blank (tuning renders of pale wood, seeds 61300-61319).
+
+    >>> light, general = np.array([[0.9, 0.0, 0.1, 0.0]]), np.array([[0.01, 0.0, 0.0, 0.99]])
+    >>> both_say(light, general).round(3).tolist()
+    [[0.232, 0.0, 0.0, 0.768]]
+    >>> both_say(np.array([[0.1, 0.0, 0.9, 0.0]]), np.array([[0.4, 0.0, 0.1, 0.5]])).round(3).tolist()
+    [[0.214, 0.0, 0.786, 0.0]]
+    >>> both_say(np.array([[0.6, 0.3, 0.1, 0.0]]), np.array([[0.3, 0.7, 0.0, 0.0]])).tolist()
+    [[0.6, 0.3, 0.1, 0.0]]
+    """
+    said = light.argmax(1) != 0
+    doubted = said | (general.argmax(1) != 1)
+    out = light.copy()
+    empty = np.sqrt(light[doubted, 0] * general[doubted, 0])
+    empty /= np.maximum(empty + np.sqrt((1 - light[doubted, 0]) * (1 - general[doubted, 0])), 1e-9)
+    both = (light[doubted] + general[doubted]) / 2              # an empty square: both networks' reads
+    namer = light[doubted] if light_names else np.where(said[doubted][:, None], light[doubted], general[doubted])
+    for read in (both, namer):                                  # scaled to the chance of a tile
+        read[:, 1:] *= ((1 - empty) / np.maximum(read[:, 1:].sum(1), 1e-9))[:, None]
+        read[:, 0] = empty
+    out[doubted] = np.where((both.argmax(1) == 0)[:, None], both, namer)
+    return out
+
+
+def agreement(one: np.ndarray, other: np.ndarray) -> float:
+    """How much two reads (squares, codes) of the same windows agree: the sum over the squares of
+    their Bhattacharyya coefficient (1 for one read, 0 for reads sharing no code).
+
+    >>> round(agreement(np.array([[0.0, 1.0], [0.5, 0.5]]), np.array([[0.0, 1.0], [1.0, 0.0]])), 3)
+    1.707
+    """
+    return float(np.sqrt(np.maximum(one, 0.0) * np.maximum(other, 0.0)).sum())
+
+
 def _sureness(read: np.ndarray) -> np.ndarray:
     """How surely each square of ``read`` (squares, codes) is a tile: -log(1 - p) of its likeliest
     tile, 0 where it is empty with at least 0.9 probability (very sure reads weigh most).
@@ -696,4 +765,5 @@ def _runs(tiled: np.ndarray):
                 j = k
 
 
-__all__ = ["TileReader", "TilesRead", "TileWord", "TileModel", "BadImage", "BoardNotFound", "glyph", "relief", "square_patches"]
+__all__ = ["TileReader", "TilesRead", "TileWord", "TileModel", "BadImage", "BoardNotFound", "agreement", "both_say", "glyph",
+           "relief", "square_patches"]

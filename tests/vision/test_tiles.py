@@ -18,7 +18,7 @@ from vision.errors import BoardNotFound
 from vision.synth.tilefonts import HELD_OUT
 from vision.synth.tilescene import HELD_OUT_BOARDS, HELD_OUT_PALETTES, tile_scene, varied_look
 from vision.tiles import BATCH, CELL, CLASSES, GLYPHS, HEIGHT_SQUARES, MARGIN, STEADY_STEPS, WINDOW, TileModel, \
-    TileReader, default_model, even_light, from_corners, glyph, relief, square_patches, windows
+    TileReader, both_say, default_model, even_light, from_corners, glyph, relief, square_patches, windows
 from vision.words import LexiconIndex
 
 pytestmark = pytest.mark.vision
@@ -323,10 +323,12 @@ class _Counted:
         return self.net.predict(windows)
 
 
-def test_the_general_network_has_a_say_where_the_light_one_sees_a_tile_the_first_read_did_not():
+def test_both_networks_say_whether_a_tile_lies_where_they_disagree_either_way():
     """Where the light network reads A (a premium square's edge arrow, half a square off a raised
-    tile) but the general network's first read saw an empty square, both read it there and the
-    reads are averaged; where the first read too saw a tile, the light network's read stands."""
+    tile) and the general network an empty square, both read it at the same place and their
+    chances of a tile are multiplied, whatever the first read saw: empty here. The other way
+    round (a real photo's wooden tile the light network takes for an empty square, the general
+    network surely for a B) it is a tile, and the general network names it."""
     reader = TileReader(BOXED, "en")
     general, light = _Fixed({".": 0.9, "A": 0.1}), _Fixed({".": 0.2, "A": 0.8})
     reader.model = general                                         # type: ignore[assignment]
@@ -336,9 +338,64 @@ def test_the_general_network_has_a_say_where_the_light_one_sees_a_tile_the_first
     probs[7, 2] = 1.0                                              # the first read saw an A at square 7
     image = np.full((int(16 * CELL), int(16 * CELL), 3), 0.8, np.float32)
     reader._read_again(probs, np.array([6, 7]), image, light, np.zeros_like(reader.middles))  # type: ignore[arg-type]
-    assert probs[6].argmax() == 0 and probs[6, 0] == pytest.approx(0.55, abs=0.01)
-    assert probs[7].argmax() == 2 and probs[7, 2] == pytest.approx(0.8, abs=0.01)
-    assert (light.windows, general.windows) == (2, 1)
+    chance = np.sqrt(0.2 * 0.9) / (np.sqrt(0.2 * 0.9) + np.sqrt(0.8 * 0.1))
+    assert (probs[[6, 7]].argmax(1) == 0).all() and probs[6, 0] == pytest.approx(chance, abs=0.01)
+    assert (light.windows, general.windows) == (2, 2)
+    reader.model = _Fixed({".": 0.01, "B": 0.99})                 # type: ignore[assignment]
+    reader._read_again(probs, np.array([6]), image, _Fixed({".": 0.9, "A": 0.1}), np.zeros_like(reader.middles))  # type: ignore[arg-type]
+    assert probs[6].argmax() == 3 and probs[6, 0] == pytest.approx(0.232, abs=0.01)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.floats(0.0, 1.0), min_size=4, max_size=4), min_size=2, max_size=2))
+def test_both_say_weighs_both_networks_chances_of_a_tile(rows):
+    """Each square's read stays a distribution whose chance of an empty square lies between the
+    two networks'; a tile both networks see is named by the light network; a blank only the
+    general network sees where the light one reads empty leaves the light network's read."""
+    reads = np.array(rows, np.float64) + 1e-3
+    light, general = reads[:1] / reads[:1].sum(), reads[1:] / reads[1:].sum()
+    out = both_say(light, general)
+    assert out.sum() == pytest.approx(1.0)
+    if light.argmax() == 0 and general.argmax() == 1:
+        assert np.allclose(out, light)
+        return
+    low, high = sorted((light[0, 0], general[0, 0]))
+    assert low - 1e-9 <= out[0, 0] <= high + 1e-9
+    if light.argmax() != 0 and general.argmax() != 0 and out.argmax() != 0:
+        assert np.allclose(out[0, 1:] / out[0, 1:].sum(), light[0, 1:] / light[0, 1:].sum())
+
+
+class _ByMark:
+    """A stand-in network whose read depends on whether its window's middle is on a dark dot (a
+    square's middle, where a tile lies flat) or off it (where an even shift moves the window)."""
+
+    def __init__(self, on: dict[str, float], off: dict[str, float]):
+        self.on, self.off = _Fixed(on), _Fixed(off)
+
+    def predict(self, windows: np.ndarray) -> np.ndarray:
+        marked = windows[:, :, WINDOW // 2 - 1:WINDOW // 2 + 1, WINDOW // 2 - 1:WINDOW // 2 + 1].mean((1, 2, 3)) < -0.3
+        return np.where(marked[:, None], self.on.predict(windows), self.off.predict(windows))
+
+
+@pytest.mark.parametrize("general_off, shifted", [({".": 0.95, "A": 0.05}, False), ({"A": 0.999}, True)])
+def test_a_blind_even_shift_stands_only_where_it_makes_the_networks_agree_more(general_off, shifted):
+    """On a straight view the faces' place is searched as even shifts of the whole board; the
+    light network reads the tiles surer 0.15 square off their squares. The shift stands only if
+    the general network agrees with it there more than flat; else flat stands."""
+    reader = TileReader(BOXED, "en")
+    light_net = _ByMark(on={".": 0.2, "A": 0.8}, off={"A": 0.999})
+    reader.model = _ByMark(on={"A": 0.9, ".": 0.1}, off=general_off)  # type: ignore[assignment]
+    image = np.full((int(16 * CELL), int(16 * CELL), 3), 0.8, np.float32)
+    for x, y in reader.middles.astype(int):
+        image[y - 2:y + 3, x - 2:x + 3] = 0.0                       # a dark dot at every square's middle
+    located = from_corners((800, 800, 3), np.array([[100, 100], [700, 100], [700, 700], [100, 700]]), 15, 15)
+    middle = np.array([r * 15 + c for r in (6, 7, 8) for c in (6, 7, 8)])   # raised faces barely move here
+    seen = reader._classify(windows(image, reader.middles[middle]), light_net)  # type: ignore[arg-type]
+    first = reader._classify(windows(image, reader.middles[middle]), reader.model)
+    offsets, _, found = reader._raised(image, middle, seen, located, (800, 800), light_net, first)  # type: ignore[arg-type]
+    moved = float(np.abs(offsets).max()) / CELL
+    assert (moved == pytest.approx(0.15)) if shifted else (moved == 0.0)
+    assert found[:, 2].min() > (0.99 if shifted else 0.75)
 
 
 def test_plain_squares_beside_tiles_are_read_only_when_a_blank_could_look_plain():
