@@ -374,7 +374,7 @@ class PlainDiceReader:
         """The finds in ``window`` (x0, y0, x1, y1) of the photo, one to a die and one size
         (:func:`keep_tray`, :func:`even_sizes`), in the photo's pixels, and the finder's heat there."""
         x0, y0, x1, y1 = window
-        part = np.ascontiguousarray(colour[y0:y1, x0:x1])
+        part = colour[y0:y1, x0:x1]              # a view: the finder resizes it, no copy needed
         maps = self.maps(part)
         found = [(cx + x0, cy + y0, w, h, score) for cx, cy, w, h, score in self.find(part, maps)]
         near = _heat_at(maps[0], part.shape[1] / FIND_SIDE, part.shape[0] / FIND_SIDE)
