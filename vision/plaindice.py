@@ -481,10 +481,15 @@ def keep_tray(found: list[tuple[float, float, float, float, float]]) -> list[tup
     ...            (100, 100, 10, 10, 0.4)])
     [(0, 0, 10, 10, 0.9), (12, 0, 10, 10, 0.8), (24, 0, 10, 10, 0.8)]
     """
-    kept: list[tuple[float, float, float, float, float]] = []
-    for f in sorted(found, key=lambda f: -f[4]):
-        if all(np.hypot(f[0] - k[0], f[1] - k[1]) > 0.4 * max(k[2], k[3]) for k in kept):
-            kept.append(f)
+    ranked = sorted(found, key=lambda f: -f[4])
+    at = np.array([f[:4] for f in ranked], np.float64).reshape(-1, 4)
+    gaps = np.hypot(at[:, None, 0] - at[None, :, 0], at[:, None, 1] - at[None, :, 1])   # [i, j]: find i from find j
+    reach = 0.4 * np.maximum(at[:, 2], at[:, 3])
+    chosen: list[int] = []
+    for i in range(len(ranked)):                # likeliest first: kept unless on a face already kept
+        if (gaps[i, chosen] > reach[chosen]).all():
+            chosen.append(i)
+    kept = [ranked[i] for i in chosen]
     if len(kept) < 4:
         return kept
     pts = np.array([k[:2] for k in kept])
