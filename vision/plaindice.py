@@ -29,6 +29,7 @@ shows them (shaken dice lie turned every way in their cells: then no side of the
 
 from __future__ import annotations
 
+import functools
 import pathlib
 import threading
 from dataclasses import dataclass, field
@@ -115,7 +116,9 @@ def finder_input(image: np.ndarray) -> np.ndarray:
     if min(image.shape[:2]) > 2 * FIND_SIDE:
         image = cv2.resize(image, (2 * FIND_SIDE, 2 * FIND_SIDE), interpolation=cv2.INTER_LINEAR)
     small = cv2.resize(image, (FIND_SIDE, FIND_SIDE), interpolation=cv2.INTER_AREA)
-    out = np.ascontiguousarray(small.transpose(2, 0, 1), np.float32)
+    out = np.empty((3, FIND_SIDE, FIND_SIDE), np.float32)
+    for channel in range(3):                # channel by channel: a third faster than a transposed copy
+        out[channel] = small[..., channel]
     out /= 255.0
     top = brightest(small)
     if top < LIGHT_TOP:
@@ -130,7 +133,8 @@ def brightest(image: np.ndarray) -> int:
     >>> brightest(np.arange(256, dtype=np.uint8).repeat(10))
     254
     """
-    hist = cv2.calcHist([image.reshape(-1, 1)], [0], None, [256], [0, 256])   # as np.bincount, without its copy of the pixels as int64
+    rows = image.reshape(image.shape[0] if image.ndim > 1 else 1, -1)     # a plane: calcHist reads it twice as fast as a column
+    hist = cv2.calcHist([rows], [0], None, [256], [0, 256])   # as np.bincount, without its copy of the pixels as int64
     counts = np.cumsum(hist.ravel().astype(np.int64))
     return int(np.searchsorted(counts, 0.995 * counts[-1]))
 
@@ -146,11 +150,15 @@ def face_cut(grey: np.ndarray, centre: tuple[float, float], size: tuple[float, f
     ((32, 32), 0.0)
     """
     sx, sy = size[0] * MARGIN / CROP, size[1] * MARGIN / CROP
-    t = np.deg2rad(angle)
-    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-    a = np.diag([sx, sy]) @ rot                      # from the cut's pixels (centred) to the photo's
-    offset = np.array(centre) - a @ np.array([(CROP - 1) / 2, (CROP - 1) / 2])
-    matrix = np.hstack([a, offset[:, None]]).astype(np.float64)
+    if angle == 0:                                   # the reader's cuts: the same matrix as below, without its arithmetic
+        mid, ax, ay = (CROP - 1) / 2, float(sx), float(sy)
+        matrix = np.array([[ax, 0.0, float(centre[0]) - ax * mid], [0.0, ay, float(centre[1]) - ay * mid]], np.float64)
+    else:
+        t = np.deg2rad(angle)
+        rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+        a = np.diag([sx, sy]) @ rot                  # from the cut's pixels (centred) to the photo's
+        offset = np.array(centre) - a @ np.array([(CROP - 1) / 2, (CROP - 1) / 2])
+        matrix = np.hstack([a, offset[:, None]]).astype(np.float64)
     cut = cv2.warpAffine(grey, matrix, (CROP, CROP), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                          borderMode=cv2.BORDER_REPLICATE)
     return cut if raw else evened(cut)
@@ -366,7 +374,7 @@ class PlainDiceReader:
         """The finds in ``window`` (x0, y0, x1, y1) of the photo, one to a die and one size
         (:func:`keep_tray`, :func:`even_sizes`), in the photo's pixels, and the finder's heat there."""
         x0, y0, x1, y1 = window
-        part = np.ascontiguousarray(colour[y0:y1, x0:x1])
+        part = colour[y0:y1, x0:x1]              # a view: the finder resizes it, no copy needed
         maps = self.maps(part)
         found = [(cx + x0, cy + y0, w, h, score) for cx, cy, w, h, score in self.find(part, maps)]
         near = _heat_at(maps[0], part.shape[1] / FIND_SIDE, part.shape[0] / FIND_SIDE)
@@ -473,10 +481,15 @@ def keep_tray(found: list[tuple[float, float, float, float, float]]) -> list[tup
     ...            (100, 100, 10, 10, 0.4)])
     [(0, 0, 10, 10, 0.9), (12, 0, 10, 10, 0.8), (24, 0, 10, 10, 0.8)]
     """
-    kept: list[tuple[float, float, float, float, float]] = []
-    for f in sorted(found, key=lambda f: -f[4]):
-        if all(np.hypot(f[0] - k[0], f[1] - k[1]) > 0.4 * max(k[2], k[3]) for k in kept):
-            kept.append(f)
+    ranked = sorted(found, key=lambda f: -f[4])
+    at = np.array([f[:4] for f in ranked], np.float64).reshape(-1, 4)
+    gaps = np.hypot(at[:, None, 0] - at[None, :, 0], at[:, None, 1] - at[None, :, 1])   # [i, j]: find i from find j
+    reach = 0.4 * np.maximum(at[:, 2], at[:, 3])
+    chosen: list[int] = []
+    for i in range(len(ranked)):                # likeliest first: kept unless on a face already kept
+        if (gaps[i, chosen] > reach[chosen]).all():
+            chosen.append(i)
+    kept = [ranked[i] for i in chosen]
     if len(kept) < 4:
         return kept
     pts = np.array([k[:2] for k in kept])
@@ -578,11 +591,28 @@ def _lattice(found: list[tuple[float, float, float, float, float]]
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The grid the finds lie in, when they lie in one of at least 3x3, a find to a cell: the
     affine map (3x2) from (column, row, 1) to the photo, fitted to the finds, and each find's
-    column and row; ``None`` for fewer than six finds, or finds off any such grid."""
-    n = len(found)
+    column and row; ``None`` for fewer than six finds, or finds off any such grid.
+
+    It depends on the finds' centres only, and a read asks for it up to three times with the
+    same centres (:func:`off_lattice`, :func:`fill_holes`, :func:`grid_boxes`): the last few
+    answers are kept (read-only arrays).
+
+    >>> grid = [(x * 10.0, y * 10.0, 8.0, 8.0, 0.9) for y in range(3) for x in range(3)]
+    >>> fit, cols, rows = _lattice(grid)
+    >>> cols.tolist(), rows.tolist(), _lattice(grid)[0] is fit
+    ([0, 1, 2, 0, 1, 2, 0, 1, 2], [0, 0, 0, 1, 1, 1, 2, 2, 2], True)
+    """
+    return _lattice_of_centres(tuple((float(f[0]), float(f[1])) for f in found))
+
+
+@functools.lru_cache(maxsize=16)
+def _lattice_of_centres(centres: tuple[tuple[float, float], ...]
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """:func:`_lattice` of the finds' centres (a tuple, so that the answer can be kept)."""
+    n = len(centres)
     if n < 6:
         return None
-    pts = np.array([f[:2] for f in found], np.float64)
+    pts = np.array(centres, np.float64)
     axes = _lattice_axes(pts)
     if axes is None or abs(np.linalg.det(axes)) < 0.3:
         return None
@@ -597,6 +627,8 @@ def _lattice(found: list[tuple[float, float, float, float, float]]
     fit, *_ = np.linalg.lstsq(design, pts, rcond=None)
     if np.median(np.linalg.norm(design @ fit - pts, axis=1)) > 0.25 * step:
         return None
+    for kept in (fit, cols, rows):
+        kept.flags.writeable = False
     return fit, cols, rows
 
 
@@ -788,7 +820,22 @@ def _square_by_corners(coords: np.ndarray, pts: np.ndarray) -> np.ndarray | None
 def _lattice_axes(pts: np.ndarray) -> np.ndarray | None:
     """The grid's two directions (unit columns of a 2x2 matrix: along a row, pointing right; along
     a column, pointing down), from the directions between neighbouring dice. They need not be
-    square to each other: a tray seen at a slant, or a photo stretched, shears the grid."""
+    square to each other: a tray seen at a slant, or a photo stretched, shears the grid.
+
+    A read asks for them twice with the same centres (:func:`_lattice`, :func:`tray_rows`): the
+    last few answers are kept (read-only arrays).
+
+    >>> _lattice_axes(np.array([(x * 10.0, y * 10.0) for y in range(3) for x in range(3)])).round(6).tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
+    return _lattice_axes_of(np.ascontiguousarray(pts, np.float64).tobytes())
+
+
+@functools.lru_cache(maxsize=16)
+def _lattice_axes_of(centres: bytes) -> np.ndarray | None:
+    """:func:`_lattice_axes` of the centres (x, y) as the bytes of a float64 array, so that the
+    answer can be kept."""
+    pts = np.frombuffer(centres, np.float64).reshape(-1, 2)
     n = len(pts)
     dist = np.linalg.norm(pts[:, None] - pts[None], axis=2) + np.eye(n) * 1e12
     angle = np.mod(np.degrees(np.arctan2(pts[None, :, 1] - pts[:, None, 1], pts[None, :, 0] - pts[:, None, 0])), 180.0)
@@ -802,7 +849,9 @@ def _lattice_axes(pts: np.ndarray) -> np.ndarray | None:
     along_row, along_col = sorted(directions, key=lambda d: -abs(d[0]))
     along_row = along_row if along_row[0] >= 0 else -along_row
     along_col = along_col if along_col[1] >= 0 else -along_col
-    return np.stack([along_row, along_col], 1)
+    axes = np.stack([along_row, along_col], 1)
+    axes.flags.writeable = False
+    return axes
 
 
 def _peak(angles: np.ndarray) -> float:
