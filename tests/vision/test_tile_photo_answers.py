@@ -34,9 +34,9 @@ def test_the_turns_of_a_clockwise_square_are_positive_and_of_an_anticlockwise_on
     assert all(t < 0 for t in turns(square[::-1]))
 
 
-def test_there_are_answer_files_in_both_folders():
+def test_there_are_answer_files_in_every_folder():
     folders = {path.parent.name for path in ANSWERS}
-    assert {"real-tile-photos", "real-tile-photos-kwwangkw"} <= folders
+    assert {"real-tile-photos", "real-tile-photos-kwwangkw", "real-tile-photos-idofrizler"} <= folders
 
 
 @pytest.mark.parametrize("path", ANSWERS, ids=lambda p: f"{p.parent.name}/{p.name}")
