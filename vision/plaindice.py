@@ -472,14 +472,12 @@ class PlainDiceReader:
         return PlainRead(tuple(dice), faces, {"find_ms": (found_at - started) * 1000, "ms": (done - started) * 1000})
 
 
-def keep_tray(found: list[tuple[float, float, float, float, float]]) -> list[tuple[float, float, float, float, float]]:
-    """The finds that are dice: of two on one face (centres closer than 0.4 of its size) the
-    likelier; and when most finds touch one another (a tray: centres within 1.6 faces), only
-    those (the rest are a cloth's pattern, a box's print).
+def one_a_face(found: list[tuple[float, float, float, float, float]]) -> list[tuple[float, float, float, float, float]]:
+    """The finds likeliest first, each kept unless its centre lies within 0.4 of the size of a
+    face already kept (two finds of one face: the likelier stays).
 
-    >>> keep_tray([(0, 0, 10, 10, 0.9), (2, 0, 10, 10, 0.5), (12, 0, 10, 10, 0.8), (24, 0, 10, 10, 0.8),
-    ...            (100, 100, 10, 10, 0.4)])
-    [(0, 0, 10, 10, 0.9), (12, 0, 10, 10, 0.8), (24, 0, 10, 10, 0.8)]
+    >>> one_a_face([(2, 0, 10, 10, 0.5), (0, 0, 10, 10, 0.9), (12, 0, 10, 10, 0.8)])
+    [(0, 0, 10, 10, 0.9), (12, 0, 10, 10, 0.8)]
     """
     ranked = sorted(found, key=lambda f: -f[4])
     at = np.array([f[:4] for f in ranked], np.float64).reshape(-1, 4)
@@ -489,7 +487,19 @@ def keep_tray(found: list[tuple[float, float, float, float, float]]) -> list[tup
     for i in range(len(ranked)):                # likeliest first: kept unless on a face already kept
         if (gaps[i, chosen] > reach[chosen]).all():
             chosen.append(i)
-    kept = [ranked[i] for i in chosen]
+    return [ranked[i] for i in chosen]
+
+
+def keep_tray(found: list[tuple[float, float, float, float, float]]) -> list[tuple[float, float, float, float, float]]:
+    """The finds that are dice: of two on one face (centres closer than 0.4 of its size) the
+    likelier; and when most finds touch one another (a tray: centres within 1.6 faces), only
+    those (the rest are a cloth's pattern, a box's print).
+
+    >>> keep_tray([(0, 0, 10, 10, 0.9), (2, 0, 10, 10, 0.5), (12, 0, 10, 10, 0.8), (24, 0, 10, 10, 0.8),
+    ...            (100, 100, 10, 10, 0.4)])
+    [(0, 0, 10, 10, 0.9), (12, 0, 10, 10, 0.8), (24, 0, 10, 10, 0.8)]
+    """
+    kept = one_a_face(found)
     if len(kept) < 4:
         return kept
     pts = np.array([k[:2] for k in kept])

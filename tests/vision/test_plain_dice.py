@@ -20,7 +20,7 @@ from tabletop.errors import UserError
 from vision.plaindice import (CROP, FACES, FACES_PATH, FIND_SIDE, FINDER_PATH, GRID_LOOK_OFF, LIGHT_TOP, MARGIN, SECOND_LOOK,
                              SECOND_SCALES, NoDiceFound, PlainDiceReader, _lattice, _lattice_axes, _lattice_axes_of,
                              _lattice_of_centres, brightest, even_sizes, evened, face_cut, face_cuts, fill_holes, finder_input,
-                             forward_in_batches, grid_boxes, keep_tray, off_lattice, settle, tray_rows, zoom_window)
+                             forward_in_batches, grid_boxes, off_lattice, one_a_face, settle, tray_rows, zoom_window)
 from vision.synth import realdice
 
 pytestmark = pytest.mark.vision
@@ -685,38 +685,21 @@ def test_an_upright_face_cut_is_the_turning_formulas_cut_to_the_bit(cx, cy, w, h
     assert np.array_equal(face_cut(grey, (cx, cy), (w, h)), evened(expected))
 
 
-def _keep_tray_as_before(found):
-    """keep_tray as it was at a765528: the finds' distances one pair at a time."""
+def _one_a_face_pair_by_pair(found):
+    """keep_tray's first step as it was at a765528: the finds' distances one pair at a time."""
     kept = []
     for f in sorted(found, key=lambda f: -f[4]):
         if all(np.hypot(f[0] - k[0], f[1] - k[1]) > 0.4 * max(k[2], k[3]) for k in kept):
             kept.append(f)
-    if len(kept) < 4:
-        return kept
-    pts = np.array([k[:2] for k in kept])
-    size = np.array([max(k[2], k[3]) for k in kept])
-    near = np.linalg.norm(pts[:, None] - pts[None], axis=2) < 0.8 * (size[:, None] + size[None])
-    group = -np.ones(len(kept), int)
-    for start in range(len(kept)):
-        if group[start] >= 0:
-            continue
-        group[start], todo = start, [start]
-        while todo:
-            for j in np.flatnonzero(near[todo.pop()] & (group < 0)):
-                group[j] = start
-                todo.append(int(j))
-    largest = np.bincount(group).argmax()
-    if np.sum(group == largest) * 2 < len(kept):
-        return kept
-    return [k for k, g in zip(kept, group) if g == largest]
+    return kept
 
 
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.tuples(st.floats(0, 300), st.floats(0, 300), st.floats(5, 40), st.floats(5, 40), st.floats(0.3, 1.0)),
                 max_size=40))
 @example([(0.0, 0.0, 10.0, 10.0, 0.9), (4.0, 0.0, 10.0, 10.0, 0.5), (4.0000001, 0.0, 10.0, 10.0, 0.4)])
-def test_keep_tray_keeps_what_it_kept_when_it_measured_pair_by_pair(found):
-    assert keep_tray(found) == _keep_tray_as_before(found)
+def test_one_a_face_keeps_what_it_kept_when_it_measured_pair_by_pair(found):
+    assert one_a_face(found) == _one_a_face_pair_by_pair(found)
 
 
 @settings(max_examples=40, deadline=None)
