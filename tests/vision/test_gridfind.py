@@ -156,19 +156,25 @@ def test_outer_lines_found_outside_the_grid_at_their_ends_measure_negative():
     assert bent_in(shot.frame, inward) < -BENT_IN
 
 
+def _lined(image: np.ndarray, side: int, colour: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """``image`` with a 15x15 grid's lines drawn 2 pixels wide in ``colour``, its squares ``side``
+    pixels from three squares in, and the grid's corners."""
+    import cv2
+
+    for k in range(16):
+        cv2.line(image, ((3 + k) * side, 3 * side), ((3 + k) * side, 18 * side), colour, 2)
+        cv2.line(image, (3 * side, (3 + k) * side), (18 * side, (3 + k) * side), colour, 2)
+    return image, np.array([[3, 3], [18, 3], [18, 18], [3, 18]], np.float64) * side
+
+
 def _framed_board(side: int = 32) -> tuple[np.ndarray, np.ndarray]:
     """A light-lined grey board (15x15 squares of ``side`` pixels) with a frame 0.3 square wide,
     darker than its lines, on a dark table, and its grid's corners."""
-    import cv2
-
     image = np.full((21 * side, 21 * side, 3), 30, np.uint8)
     rim = int(0.3 * side)
     image[3 * side - rim:18 * side + rim, 3 * side - rim:18 * side + rim] = 110
     image[3 * side:18 * side, 3 * side:18 * side] = 150
-    for k in range(16):
-        cv2.line(image, ((3 + k) * side, 3 * side), ((3 + k) * side, 18 * side), (175, 175, 175), 2)
-        cv2.line(image, (3 * side, (3 + k) * side), (18 * side, (3 + k) * side), (175, 175, 175), 2)
-    return image, np.array([[3, 3], [18, 3], [18, 18], [3, 18]], np.float64) * side
+    return _lined(image, side, (175, 175, 175))
 
 
 def test_a_frame_just_outside_the_outer_lines_is_no_bend():
@@ -194,10 +200,7 @@ def _black_lined_board(side: int = 32) -> tuple[np.ndarray, np.ndarray]:
     out = int(0.125 * side)
     cv2.rectangle(image, (3 * side - out, 3 * side - out), (18 * side + out, 18 * side + out), (20, 20, 20), 2)
     image[3 * side:18 * side, 3 * side:18 * side] = (150, 175, 190)
-    for k in range(16):
-        cv2.line(image, ((3 + k) * side, 3 * side), ((3 + k) * side, 18 * side), (235, 235, 235), 2)
-        cv2.line(image, (3 * side, (3 + k) * side), (18 * side, (3 + k) * side), (235, 235, 235), 2)
-    return image, np.array([[3, 3], [18, 3], [18, 18], [3, 18]], np.float64) * side
+    return _lined(image, side, (235, 235, 235))
 
 
 def test_a_black_line_an_eighth_of_a_square_outside_the_outer_lines_is_no_bend():
