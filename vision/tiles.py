@@ -617,13 +617,12 @@ class TileReader:
         padded = np.concatenate([score[:1], score[:n], score[n - 1:n]])   # one lucky square sways less
         score[:n] = (padded[:-2] + 2 * padded[1:-1] + padded[2:]) / 4
         best = int(score.argmax())
+        reads = tried.reshape(len(fields) + 1, len(tile_like), -1)
         if best >= len(HEIGHTS) and model is not self.model:  # a blind even shift must make the networks agree more
-            mine = tried.reshape(len(fields) + 1, len(tile_like), -1)[best]
             moved = self._classify(windows(light, self.middles[tile_like] + fields[best - 1][tile_like]), self.model)
-            if agreement(seen, first) >= agreement(mine, moved):
+            if agreement(seen, first) >= agreement(reads[best], moved):
                 best = 0
-        found = tried.reshape(len(fields) + 1, len(tile_like), -1)[best]
-        return (fields[best - 1] if best else flat), tile_like, found
+        return (fields[best - 1] if best else flat), tile_like, reads[best]
 
     def _classify(self, cut: np.ndarray, model: TileModel) -> np.ndarray:
         """(squares, codes) probabilities of this set's codes (empty, blank, its letters), read by ``model``."""
