@@ -1,11 +1,14 @@
 """Train the tile network (vision/models/tiles.onnx) on synthetic photos of tiles on boards.
 
     .venv/bin/python scripts/train_tiles.py [--scenes 900] [--epochs 11] [--out vision/models/tiles.onnx] [--data windows.npz]
+    .venv/bin/python scripts/train_tiles.py --light --out vision/models/tiles-light.onnx
 
 The photos come from vision.synth.tilescene: the project's printed Questique board with printed
 tiles, and boxed-set boards (coloured bonus squares, raised wooden or plastic tiles in the
-typefaces of vision.synth.tilefonts.TRAINING, the colours of tilescene.TRAINING_PALETTES: dark tiles
-with light letters too, on boards of any colour), English and Ukrainian, tilted up to 45 degrees,
+typefaces of vision.synth.tilefonts.TRAINING, the colours of tilescene.TRAINING_PALETTES and
+tilescene.MORE_WOOD: dark tiles with light letters too, on boards of any colour; half the sets print
+a large letter with its value tucked against its foot, as the classic boxed sets do, and some are
+wood of the board's own tone), English and Ukrainian, tilted up to 45 degrees,
 under glare, a darker side, warm or cold light, blur and JPEG. Each photo is cut exactly as the
 table cuts it (vision.tiles: warped from the grid's corners given a little off, light evened
 out, a window round each square), a window centred a little off where the tile's face really
@@ -13,7 +16,8 @@ lies (an empty square's window often where a tile's raised face would be, as the
 the label is the square's content. The typefaces of tilefonts.HELD_OUT, the colours of
 tilescene.HELD_OUT_PALETTES and HELD_OUT_BOARDS, and seeds from 7000 up are never used here (the
 benchmark's boards use them). A quarter of the windows are trained inverted (light on dark as
-dark on light) and half of the batches with their colour channels shuffled. PyTorch trains; the network is exported to ONNX
+dark on light) and half of the batches with their colour channels shuffled. With --light, the sets are
+light tiles with dark letters only, never inverted: the light network. PyTorch trains; the network is exported to ONNX
 for OpenCV's dnn (never imported at run time). Progress is shown with rich.
 """
 
@@ -68,14 +72,17 @@ def random_tiles(board: Board, language: str, rng: np.random.Generator) -> dict[
     return tiles
 
 
-def examples(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """The windows and labels of one photo (``job``: seed, board number). Boxed boards show, three
-    times in four, a set of :data:`vision.synth.tilescene.TRAINING_PALETTES` (dark tiles with
-    light letters among them) on a board of any colour (light boards too), tilted up to 45°."""
+def examples(job: tuple[int, int, bool]) -> tuple[np.ndarray, np.ndarray]:
+    """The windows and labels of one photo (``job``: seed, board number, light tiles only). Boxed
+    boards show, three times in four, a set of :data:`vision.synth.tilescene.TRAINING_PALETTES`
+    or :data:`~vision.synth.tilescene.MORE_WOOD` (dark tiles with light letters among them, unless
+    light tiles only) on a board of any colour (light boards too), tilted up to 45°; half of these
+    sets print a large letter with its value tucked against its foot, and one in five light sets
+    is wood of the board's own tone (its blanks look like plain board but for their relief)."""
     from vision.synth.tilefonts import TRAINING
-    from vision.synth.tilescene import BOARD_COLOURS, LIGHT_BOARDS, tile_scene, varied_look
+    from vision.synth.tilescene import BOARD_COLOURS, LIGHT_BOARDS, MORE_WOOD, TRAINING_PALETTES, tile_scene, varied_look
 
-    seed, which = job
+    seed, which, light_only = job
     rng = np.random.default_rng([seed, 99])
     board, style = boards()[which]
     language = "uk" if rng.random() < 0.45 else "en"
@@ -85,9 +92,14 @@ def examples(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     if style == "commercial":
         tilt = float(rng.uniform(0, 45))
         if rng.random() < 0.75:
-            look = varied_look(rng, language, TRAINING)
+            palettes = TRAINING_PALETTES + MORE_WOOD
+            if light_only:
+                palettes = tuple(p for p in palettes if sum(p.face) > sum(p.ink))
+            look = varied_look(rng, language, TRAINING, palettes, tucked=0.5)
             colours = BOARD_COLOURS + LIGHT_BOARDS
             colour = colours[int(rng.integers(len(colours)))] if rng.random() < 0.8 else None
+            if sum(look.face) > sum(look.ink) and rng.random() < 0.2:
+                look, colour = board_toned(look, rng)
     shot = tile_scene(board, tiles, seed=seed, style=style, language=language, faces=TRAINING, size=size,
                       look=look, board_colour=colour, tilt_deg=tilt)
     cell_px = np.linalg.norm(shot.corners[1] - shot.corners[0]) / board.cols
@@ -113,6 +125,21 @@ def examples(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     return (np.clip(cut, -0.5, 1.0) * 127).astype(np.int8), np.array(labels, np.int16)
 
 
+def board_toned(look, rng: np.random.Generator):
+    """``look`` as wood of the same tone as a light board it lies on: the look and the board's
+    colour (BGR), a light board's colour a little lighter or darker, greyer or yellower."""
+    import dataclasses
+
+    from vision.synth.tilescene import BOARD_COLOURS, LIGHT_BOARDS
+
+    light = [c for c in BOARD_COLOURS + LIGHT_BOARDS if sum(c) > 450]
+    board = np.array(light[int(rng.integers(len(light)))], np.float64) + rng.normal(0, 10, 3)
+    face = board * rng.uniform(0.88, 1.12) + rng.normal(0, 6, 3)
+    as_int = tuple(int(v) for v in np.clip(face, 0, 255))
+    return (dataclasses.replace(look, face=as_int, grain=float(rng.uniform(0.02, 0.08))),
+            tuple(int(v) for v in np.clip(board, 0, 255)))
+
+
 def corners_free_middle(located, sq: Square) -> tuple[float, float]:
     """Where in the photo the middle of ``sq`` is on the board's surface (through ``located``)."""
     top = np.array([[[(MARGIN + sq.col + 0.5) * CELL, (MARGIN + sq.row + 0.5) * CELL]]], np.float64)
@@ -120,11 +147,11 @@ def corners_free_middle(located, sq: Square) -> tuple[float, float]:
     return float(x), float(y)
 
 
-def make_data(scenes: int, start: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+def make_data(scenes: int, start: int, workers: int, light_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
     from rich.progress import Progress
 
     n_boards = len(boards())
-    jobs = [(start + k, k % n_boards if k % 3 else 0) for k in range(scenes)]
+    jobs = [(start + k, k % n_boards if k % 3 else 0, light_only) for k in range(scenes)]
     xs, ys = [], []
     with Progress() as progress, multiprocessing.Pool(workers) as pool:
         task = progress.add_task(f"photos {start}..", total=scenes)
@@ -145,7 +172,7 @@ def network():
                          nn.Linear(32 * (WINDOW // 8) ** 2, 128), nn.ReLU(), nn.Dropout(0.2), nn.Linear(128, len(CLASSES)))
 
 
-def train(x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray, epochs: int):
+def train(x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray, epochs: int, invert: float = 0.25):
     import torch
     from rich.progress import Progress
 
@@ -166,7 +193,7 @@ def train(x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray, epochs: 
                 batch = xt[idx].float() / 127
                 gain = 1 + 0.15 * torch.randn(len(idx), 3, 1, 1, generator=gen)
                 batch = (batch + 0.5) * gain - 0.5 + 0.03 * torch.randn(batch.shape, generator=gen)
-                flip = torch.rand(len(idx), 1, 1, 1, generator=gen) < 0.25        # light on dark <-> dark on light
+                flip = torch.rand(len(idx), 1, 1, 1, generator=gen) < invert      # light on dark <-> dark on light
                 batch = torch.where(flip, -batch, batch)
                 if torch.rand(1, generator=gen).item() < 0.5:                   # any board and tile colours
                     batch = batch[:, torch.randperm(3, generator=gen)]
@@ -198,6 +225,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", default=str(ROOT / "vision" / "models" / "tiles.onnx"))
     parser.add_argument("--data", help="an .npz the windows are kept in: read when it is there, else written")
+    parser.add_argument("--light", action="store_true",
+                        help="light tiles with dark letters only, never inverted (the light network, tiles-light.onnx)")
     args = parser.parse_args()
     import torch
 
@@ -207,12 +236,12 @@ def main() -> int:
         kept = np.load(args.data)
         x, y, xv, yv = kept["x"], kept["y"], kept["xv"], kept["yv"]
     else:
-        x, y = make_data(args.scenes, 0, args.workers)
-        xv, yv = make_data(max(40, args.scenes // 25), 1_000_000, args.workers)
+        x, y = make_data(args.scenes, 0, args.workers, args.light)
+        xv, yv = make_data(max(40, args.scenes // 25), 1_000_000, args.workers, args.light)
         if args.data:
             np.savez(args.data, x=x, y=y, xv=xv, yv=yv)
     print(f"{len(x)} training windows, {len(xv)} held-out windows ({time.time() - started:.0f} s)")
-    model = train(x, y, xv, yv, args.epochs)
+    model = train(x, y, xv, yv, args.epochs, 0.0 if args.light else 0.25)
     model.eval()
     import torch.onnx
 

@@ -21,6 +21,7 @@ warm or cold cast, glare spots), blur, noise and JPEG of :func:`vision.synth.cam
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import pathlib
 from dataclasses import dataclass
@@ -84,6 +85,12 @@ TRAINING_PALETTES = (
     Palette((35, 35, 150), (240, 240, 240)), Palette((50, 80, 30), (200, 235, 245)),
     Palette((28, 28, 28), (60, 180, 220)), Palette((60, 60, 60), (250, 250, 250)),
 )
+#: more wood beside :data:`TRAINING_PALETTES`, for the tile networks' training only (real boxed
+#: sets' wood: grey, grey-brown and tan beech, as on real photos of worn and deluxe sets)
+MORE_WOOD = (
+    Palette((165, 172, 178), (25, 25, 25), True), Palette((150, 165, 175), (20, 20, 20), True),
+    Palette((140, 175, 200), (30, 30, 30), True),
+)
 #: tile colours never trained on: the benchmark's dark and light sets (charcoal with cream
 #: letters, maroon, dark teal, indigo with yellow letters; pale birch wood, grey plastic)
 HELD_OUT_PALETTES = (
@@ -112,6 +119,9 @@ class TileLook:
     grain: float = 0.0
     printed: bool = False  #: drawn by :func:`vision.tileprint.draw_tile`
     corner: str = "br"  #: where the letter value is: ``br``, ``bl``, ``tr`` or ``tl`` (bottom right ...)
+    #: printed as the classic boxed sets are: a large letter, its value tucked against the
+    #: letter's foot like a subscript (not in the tile's corner), a fifth to a third of its size
+    tucked: bool = False
 
 
 @dataclass(frozen=True)
@@ -149,10 +159,11 @@ def commercial_look(rng: np.random.Generator, language: str, faces: tuple[str, .
 
 
 def varied_look(rng: np.random.Generator, language: str, faces: tuple[str, ...] = tilefonts.TRAINING,
-                palettes: tuple[Palette, ...] = TRAINING_PALETTES) -> TileLook:
+                palettes: tuple[Palette, ...] = TRAINING_PALETTES, tucked: float = 0.0) -> TileLook:
     """A random boxed set of one of ``palettes`` (light tiles with dark letters or dark tiles
     with light letters), a typeface from ``faces``, raised 0.1-0.4 squares, its letter values in
-    any corner or none.
+    any corner or none; with chance ``tucked``, a large letter with its value tucked against its
+    foot (:attr:`TileLook.tucked`).
 
     >>> look = varied_look(np.random.default_rng(1), "en", palettes=HELD_OUT_PALETTES)
     >>> 0.1 <= look.height <= 0.4 and look.corner in ("br", "bl", "tr", "tl")
@@ -162,10 +173,13 @@ def varied_look(rng: np.random.Generator, language: str, faces: tuple[str, ...] 
     face = tuple(int(v) for v in np.clip(np.array(palette.face) + rng.normal(0, 8, 3), 0, 255))
     ink = tuple(int(v) for v in np.clip(np.array(palette.ink) + rng.normal(0, 8, 3), 0, 255))
     fonts = tilefonts.available(language, faces)
-    return TileLook(face, ink, fonts[int(rng.integers(len(fonts)))], height=float(rng.uniform(0.1, 0.4)),  # type: ignore[arg-type]
+    look = TileLook(face, ink, fonts[int(rng.integers(len(fonts)))], height=float(rng.uniform(0.1, 0.4)),  # type: ignore[arg-type]
                     size=float(rng.uniform(0.86, 0.97)), values=rng.random() < 0.75,
                     grain=float(rng.uniform(0.03, 0.09)) if palette.wooden else 0.0,
                     corner=str(rng.choice(["br", "br", "bl", "tr", "tl"])))
+    if tucked and rng.random() < tucked:
+        look = dataclasses.replace(look, tucked=True, values=rng.random() < 0.9, corner="br")
+    return look
 
 
 @functools.lru_cache(maxsize=64)
@@ -194,6 +208,8 @@ def draw_face(letter: str, px: int, look: TileLook, rng: np.random.Generator) ->
     face *= cv2.GaussianBlur(edge, (0, 0), bevel / 2 + 0.5)[..., None]
     if letter == BLANK:
         return face
+    if look.tucked:
+        return _tucked_face(face, letter, px, look, rng)
     ink = Image.new("L", (px, px))
     draw = ImageDraw.Draw(ink)
     size = int(px * (rng.uniform(0.5, 0.62) if look.values else 0.62))
@@ -211,6 +227,30 @@ def draw_face(letter: str, px: int, look: TileLook, rng: np.random.Generator) ->
         bx0, by0, bx1, by1 = draw.textbbox((0, 0), value, font=small)
         vx = px * 0.86 - bx1 if look.corner[1] == "r" else px * 0.14 - bx0
         vy = px * 0.88 - by1 if look.corner[0] == "b" else px * 0.12 - by0
+        draw.text((vx, vy), value, fill=255, font=small)
+    mask = np.asarray(ink, np.float32)[..., None] / 255.0
+    return face * (1 - mask) + np.array(look.ink, np.float32) * mask
+
+
+def _tucked_face(face: np.ndarray, letter: str, px: int, look: TileLook, rng: np.random.Generator) -> np.ndarray:
+    """``face`` with ``letter`` large (its font 0.6-0.78 of the tile), left of the middle, and
+    its value (a fifth to a third of the letter's size) tucked against the letter's foot on the
+    right, a subscript as the classic boxed sets print it, close enough to touch an O or an I."""
+    ink = Image.new("L", (px, px))
+    draw = ImageDraw.Draw(ink)
+    font = _font(look.font, max(6, int(px * rng.uniform(0.6, 0.78))))
+    x0, y0, x1, y1 = draw.textbbox((0, 0), letter, font=font)
+    shift = rng.uniform(0.02, 0.08) * px if look.values else 0.0
+    cx, cy = px / 2 - shift + rng.normal(0, 0.015) * px, px / 2 - shift / 2 + rng.normal(0, 0.015) * px
+    draw.text((cx - (x0 + x1) / 2, cy - (y0 + y1) / 2), letter, fill=255, font=font)
+    if look.values:
+        small = _font(look.font, max(5, int(px * rng.uniform(0.17, 0.28))))
+        value = str(int(rng.choice([1, 1, 1, 1, 2, 3, 4, 5, 8, 10])))
+        bx0, by0, bx1, by1 = draw.textbbox((0, 0), value, font=small)
+        inked_y, inked_x = np.nonzero(np.asarray(ink) > 127)
+        right, foot = (inked_x.max(), inked_y.max()) if len(inked_x) else (cx, cy)
+        vx = min(right + rng.uniform(0.0, 0.05) * px, px * 0.93 - (bx1 - bx0)) - bx0
+        vy = min(foot + rng.uniform(-0.04, 0.06) * px, px * 0.93) - by1
         draw.text((vx, vy), value, fill=255, font=small)
     mask = np.asarray(ink, np.float32)[..., None] / 255.0
     return face * (1 - mask) + np.array(look.ink, np.float32) * mask
