@@ -1,6 +1,6 @@
 """Train the tile network (vision/models/tiles.onnx) on synthetic photos of tiles on boards.
 
-    .venv/bin/python scripts/train_tiles.py [--scenes 900] [--epochs 11] [--out vision/models/tiles.onnx] [--data windows.npz]
+    .venv/bin/python scripts/train_tiles.py [--scenes 1400] [--epochs 14] [--out vision/models/tiles.onnx] [--data windows.npz]
     .venv/bin/python scripts/train_tiles.py --light --out vision/models/tiles-light.onnx
 
 The photos come from vision.synth.tilescene: the project's printed Questique board with printed
@@ -220,8 +220,8 @@ def evaluate(model, x: np.ndarray, y: np.ndarray) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenes", type=int, default=900)
-    parser.add_argument("--epochs", type=int, default=11)
+    parser.add_argument("--scenes", type=int, default=1400)
+    parser.add_argument("--epochs", type=int, default=14)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", default=str(ROOT / "vision" / "models" / "tiles.onnx"))
     parser.add_argument("--data", help="an .npz the windows are kept in: read when it is there, else written")

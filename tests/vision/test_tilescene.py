@@ -17,7 +17,8 @@ PX = 96
 def _inked(letter: str, seed: int, tucked: bool) -> list[tuple[int, ...]]:
     """The ink's pieces on one face (x, y, width, height, area), largest first, drawn plain."""
     rng = np.random.default_rng(seed)
-    look = dataclasses.replace(varied_look(rng, "en", tilefonts.TRAINING, TRAINING_PALETTES[:1], tucked=1.0),
+    language = "en" if letter.isascii() else "uk"
+    look = dataclasses.replace(varied_look(rng, language, tilefonts.TRAINING, TRAINING_PALETTES[:1], tucked=1.0),
                                face=(230, 230, 230), ink=(0, 0, 0), grain=0.0, values=True, tucked=tucked, corner="br")
     face = draw_face(letter, PX, look, rng)
     ink = (face.mean(2) < 100).astype(np.uint8)
@@ -54,3 +55,14 @@ def test_tucked_sets_come_at_the_asked_rate_and_only_with_their_value_bottom_rig
     assert 160 <= len(tucked) <= 240
     assert {look.corner for look in tucked} == {"br"}
     assert not any(varied_look(rng, "en").tucked for _ in range(50))
+
+
+@pytest.mark.parametrize("letter", ["Щ", "Ж", "Ю", "W", "Ї", "Й", "Д", "M"])
+def test_a_tucked_letter_wide_or_tall_fits_inside_its_face(letter: str) -> None:
+    for seed in range(30):
+        pieces = _inked(letter, seed, tucked=True)
+        left = min(piece[0] for piece in pieces)
+        right = max(piece[0] + piece[2] for piece in pieces)
+        top = min(piece[1] for piece in pieces)
+        bottom = max(piece[1] + piece[3] for piece in pieces)
+        assert left >= 0.04 * PX and right <= 0.96 * PX and top >= 0.04 * PX and bottom <= 0.96 * PX, (seed, pieces)

@@ -232,16 +232,25 @@ def draw_face(letter: str, px: int, look: TileLook, rng: np.random.Generator) ->
     return face * (1 - mask) + np.array(look.ink, np.float32) * mask
 
 
+#: the share of a tucked face's width and height its letter may take at most (the rest is bevel
+#: and the value's room): wide letters (Щ, Ж, W) and tall ones (Ї, Й) are printed smaller
+FITS = (0.74, 0.74)
+
+
 def _tucked_face(face: np.ndarray, letter: str, px: int, look: TileLook, rng: np.random.Generator) -> np.ndarray:
     """``face`` with ``letter`` large (its font 0.6-0.78 of the tile), left of the middle, and
     its value (a fifth to a third of the letter's size) tucked against the letter's foot on the
     right, a subscript as the classic boxed sets print it, close enough to touch an O or an I."""
     ink = Image.new("L", (px, px))
     draw = ImageDraw.Draw(ink)
-    font = _font(look.font, max(6, int(px * rng.uniform(0.6, 0.78))))
+    size = px * rng.uniform(0.6, 0.78)
+    x0, y0, x1, y1 = draw.textbbox((0, 0), letter, font=_font(look.font, max(6, int(size))))
+    size *= min(1.0, FITS[0] * px / max(1, x1 - x0), FITS[1] * px / max(1, y1 - y0))   # a wide Щ or tall Ї fits
+    font = _font(look.font, max(6, int(size)))
     x0, y0, x1, y1 = draw.textbbox((0, 0), letter, font=font)
     shift = rng.uniform(0.02, 0.08) * px if look.values else 0.0
-    cx, cy = px / 2 - shift + rng.normal(0, 0.015) * px, px / 2 - shift / 2 + rng.normal(0, 0.015) * px
+    cx = max(px / 2 - shift + rng.normal(0, 0.015) * px, (x1 - x0) / 2 + 0.07 * px)
+    cy = px / 2 - shift / 2 + rng.normal(0, 0.015) * px
     draw.text((cx - (x0 + x1) / 2, cy - (y0 + y1) / 2), letter, fill=255, font=font)
     if look.values:
         small = _font(look.font, max(5, int(px * rng.uniform(0.17, 0.28))))
