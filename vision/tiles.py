@@ -11,8 +11,8 @@ each square (but plain squares of the board's colour with no tile beside them, o
 when the set's blanks cannot look like plain board) and says what lies there: ``.`` nothing (whatever the square has printed on it),
 ``?`` a blank tile, or one of the letter shapes of :data:`GLYPHS` (Latin, and the Ukrainian
 letters that look like no Latin one); the set's language picks the letters that can be. It reads
-light tiles with dark letters and dark tiles with light letters alike; the network of the
-previous issue (``tiles-light.onnx``, light tiles only, more accurate on them) reads a board's
+light tiles with dark letters and dark tiles with light letters alike; a second network trained
+on light tiles only (``tiles-light.onnx``, ``train_tiles.py --light``, more accurate on them) reads a board's
 tiles instead when it too sees the board's likeliest tiles as tiles (light tiles): it reads
 again only the squares the first read did not find clearly empty, and those beside them; the
 general network reads them too, at the same place, and both networks' chances of a tile together
@@ -67,7 +67,7 @@ from vision.parallax import RaisedFaces
 from vision.words import Decoded, LexiconIndex, decode
 
 MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "tiles.onnx"
-#: the network of the previous issue, trained on light tiles with dark letters only: where it reads
+#: the network trained on light tiles with dark letters only (``train_tiles.py --light``): where it reads
 #: a board's tiles surer than the general network, it reads that board
 LIGHT_MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "tiles-light.onnx"
 CELL = 26  #: pixels a square in the top-down image
