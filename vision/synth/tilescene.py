@@ -120,7 +120,7 @@ class TileLook:
     printed: bool = False  #: drawn by :func:`vision.tileprint.draw_tile`
     corner: str = "br"  #: where the letter value is: ``br``, ``bl``, ``tr`` or ``tl`` (bottom right ...)
     #: printed as the classic boxed sets are: a large letter, its value tucked against the
-    #: letter's foot like a subscript (not in the tile's corner), a fifth to a third of its size
+    #: letter's foot like a subscript (not in the tile's corner), the value's font 0.17-0.28 of the tile
     tucked: bool = False
 
 
@@ -238,9 +238,10 @@ FITS = (0.74, 0.74)
 
 
 def _tucked_face(face: np.ndarray, letter: str, px: int, look: TileLook, rng: np.random.Generator) -> np.ndarray:
-    """``face`` with ``letter`` large (its font 0.6-0.78 of the tile), left of the middle, and
-    its value (a fifth to a third of the letter's size) tucked against the letter's foot on the
-    right, a subscript as the classic boxed sets print it, close enough to touch an O or an I."""
+    """``face`` with ``letter`` large (its font 0.6-0.78 of the tile, smaller where it would not
+    fit: :data:`FITS`), left of the middle, and its value (its font 0.17-0.28 of the tile) tucked
+    against the letter's ink at its foot on the right, a subscript as the classic boxed sets print
+    it, close enough to touch an O or an I."""
     ink = Image.new("L", (px, px))
     draw = ImageDraw.Draw(ink)
     size = px * rng.uniform(0.6, 0.78)
