@@ -228,8 +228,14 @@ def draw_face(letter: str, px: int, look: TileLook, rng: np.random.Generator) ->
         vx = px * 0.86 - bx1 if look.corner[1] == "r" else px * 0.14 - bx0
         vy = px * 0.88 - by1 if look.corner[0] == "b" else px * 0.12 - by0
         draw.text((vx, vy), value, fill=255, font=small)
+    return _inked(face, ink, look.ink)
+
+
+def _inked(face: np.ndarray, ink: Image.Image, colour: tuple[int, int, int]) -> np.ndarray:
+    """``face`` (BGR float32) with the ``ink`` drawn on a grey image (255: full ink) laid on it in
+    ``colour``, its soft edges blended."""
     mask = np.asarray(ink, np.float32)[..., None] / 255.0
-    return face * (1 - mask) + np.array(look.ink, np.float32) * mask
+    return face * (1 - mask) + np.array(colour, np.float32) * mask
 
 
 #: the share of a tucked face's width and height its letter may take at most (the rest is bevel
@@ -262,8 +268,7 @@ def _tucked_face(face: np.ndarray, letter: str, px: int, look: TileLook, rng: np
         vx = min(right + rng.uniform(0.0, 0.05) * px, px * 0.93 - (bx1 - bx0)) - bx0
         vy = min(foot + rng.uniform(-0.04, 0.06) * px, px * 0.93) - by1
         draw.text((vx, vy), value, fill=255, font=small)
-    mask = np.asarray(ink, np.float32)[..., None] / 255.0
-    return face * (1 - mask) + np.array(look.ink, np.float32) * mask
+    return _inked(face, ink, look.ink)
 
 
 def _commercial_board(rows: int, cols: int, cell: int, pad: float, rng: np.random.Generator,
