@@ -72,6 +72,15 @@ def random_tiles(board: Board, language: str, rng: np.random.Generator) -> dict[
     return tiles
 
 
+#: the share of tiles read from a window up to :data:`PUSHED_REACH` squares off their face (the rest up
+#: to 0.2): hands push tiles off their squares, and tiles laid edge to edge drift by a third of a square
+PUSHED = 0.3
+PUSHED_REACH = 0.38
+#: the share of boxed boards printed as current editions print theirs: labels turned a quarter,
+#: serrated bonus squares, plain squares framed inside light lines (tilescene's ``modern``)
+MODERN = 0.3
+
+
 def examples(job: tuple[int, int, bool]) -> tuple[np.ndarray, np.ndarray]:
     """The windows and labels of one photo (``job``: seed, board number, light tiles only). Boxed
     boards show, three times in four, a set of :data:`vision.synth.tilescene.TRAINING_PALETTES`
@@ -101,7 +110,7 @@ def examples(job: tuple[int, int, bool]) -> tuple[np.ndarray, np.ndarray]:
             if sum(look.face) > sum(look.ink) and rng.random() < 0.2:
                 look, colour = board_toned(look, rng)
     shot = tile_scene(board, tiles, seed=seed, style=style, language=language, faces=TRAINING, size=size,
-                      look=look, board_colour=colour, tilt_deg=tilt)
+                      look=look, board_colour=colour, tilt_deg=tilt, modern=MODERN)
     cell_px = np.linalg.norm(shot.corners[1] - shot.corners[0]) / board.cols
     corners = shot.corners + rng.normal(0, 0.05 * cell_px, (4, 2))
     located = from_corners(shot.frame.shape, corners, board.rows, board.cols, CELL)
@@ -120,7 +129,8 @@ def examples(job: tuple[int, int, bool]) -> tuple[np.ndarray, np.ndarray]:
             x, y = corners_free_middle(located, sq)
             labels.append(CLASSES.index(EMPTY))
         (cx, cy), = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), located.homography)[0:1, 0]
-        centres.append((cx + rng.uniform(-0.2, 0.2) * CELL, cy + rng.uniform(-0.2, 0.2) * CELL))
+        reach = PUSHED_REACH if sq in tiles and rng.random() < PUSHED else 0.2
+        centres.append((cx + rng.uniform(-reach, reach) * CELL, cy + rng.uniform(-reach, reach) * CELL))
     cut = windows(light, np.array(centres))
     return (np.clip(cut, -0.5, 1.0) * 127).astype(np.int8), np.array(labels, np.int16)
 

@@ -66,3 +66,68 @@ def test_a_tucked_letter_wide_or_tall_fits_inside_its_face(letter: str) -> None:
         top = min(piece[1] for piece in pieces)
         bottom = max(piece[1] + piece[3] for piece in pieces)
         assert left >= 0.04 * PX and right <= 0.96 * PX and top >= 0.04 * PX and bottom <= 0.96 * PX, (seed, pieces)
+
+
+def _board(modern: float, seed: int) -> np.ndarray:
+    from vision.synth.tilescene import _commercial_board
+
+    return _commercial_board(15, 15, 48, 1.0, np.random.default_rng(seed), (170, 205, 220), modern)
+
+
+def test_boards_without_the_modern_print_are_drawn_as_before() -> None:
+    """``modern=0`` draws nothing more from the scene's randomness: the benchmark's photos stay the same."""
+    from vision.synth.tilescene import tile_scene
+    from rules.board import parse_board
+
+    board = parse_board("rows = 15\ncols = 15\n[layers]\n", "b", required=())
+    plain = tile_scene(board, {}, seed=5, style="commercial")
+    assert np.array_equal(plain.frame, tile_scene(board, {}, seed=5, style="commercial", modern=0.0).frame)
+    assert not np.array_equal(plain.frame, tile_scene(board, {}, seed=5, style="commercial", modern=1.0).frame)
+
+
+@pytest.mark.parametrize("turn", [1, 3])
+def test_a_turned_label_is_the_plain_label_turned_a_quarter(turn: int) -> None:
+    from PIL import ImageFont
+
+    from vision.synth.tilescene import _bonus_square
+
+    font = ImageFont.truetype(tilefonts.available("en")[0], 8)
+    style = {"pale": True, "points": False, "edge": False, "words": False, "font": font, "teeth": 0}
+    squares = []
+    for k in (0, turn):
+        page = np.zeros((48, 48, 3), np.float32)
+        _bonus_square(page, 0, 0, 48, "T", {**style, "turn": k}, np.random.default_rng(3))
+        squares.append(page.mean(2))
+    plain, turned = squares
+    assert np.abs(plain - plain.mean()).max() > 40                  # a label is drawn
+    assert np.allclose(np.rot90(plain, turn), turned, atol=1e-3)
+
+
+def test_most_modern_boards_turn_their_labels_a_quarter() -> None:
+    from vision.synth.tilescene import _modern_style
+
+    turns = [_modern_style(np.random.default_rng(seed))["turn"] for seed in range(400)]
+    assert 0.75 <= sum(t in (1, 3) for t in turns) / len(turns) <= 0.95
+    assert set(turns) == {0, 1, 3}
+
+
+def test_a_modern_bonus_square_has_teeth_into_the_lines_round_it() -> None:
+    from vision.synth.tilescene import _teeth
+
+    page = np.zeros((100, 100, 3), np.float32)
+    _teeth(page, 26, 26, 48, 4, np.array([255.0, 255.0, 255.0], np.float32))
+    above = page[20:26, 26:74, 0] > 100
+    assert 3 <= int(cv2.connectedComponents(above.astype(np.uint8))[0]) - 1 <= 4   # four teeth above the square
+    assert not (page[26:74, 26:74, 0] > 100).all()              # the square itself is left to its colour
+
+
+def test_framed_plain_squares_are_darker_round_their_edge_than_in_their_middle() -> None:
+    for seed in range(40):
+        page = _board(1.0, seed)
+        cell, pad = 48, 48
+        square = page[pad + 7 * cell:pad + 8 * cell, pad + 1 * cell:pad + 2 * cell].mean(2)   # row 8, column 2: plain
+        middle = float(np.median(square[16:32, 16:32]))
+        rim = float(np.median(square[5:8, 16:32]))
+        if rim < middle - 15:
+            return
+    pytest.fail("no modern board of 40 framed its plain squares")

@@ -25,6 +25,7 @@ import dataclasses
 import functools
 import pathlib
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -272,25 +273,32 @@ def _tucked_face(face: np.ndarray, letter: str, px: int, look: TileLook, rng: np
 
 
 def _commercial_board(rows: int, cols: int, cell: int, pad: float, rng: np.random.Generator,
-                      colour: tuple[int, int, int] | None = None) -> np.ndarray:
+                      colour: tuple[int, int, int] | None = None, modern: float = 0.0) -> np.ndarray:
     """A boxed board's face: its colour, bonus squares (the classic layout on 15x15, scattered on
     other sizes) with small labels in light or dark ink, sometimes a raised edge and points into
     the squares beside them, lines between the squares (the board's colour, gold or a plastic
-    grid's light ridges) and a star in the middle."""
+    grid's light ridges) and a star in the middle. With chance ``modern``, printed as current
+    editions print it (:func:`_modern_style`)."""
     h, w = int((rows + 2 * pad) * cell), int((cols + 2 * pad) * cell)
     pick = int(rng.integers(len(BOARD_COLOURS)))
     base = np.array(BOARD_COLOURS[pick] if colour is None else colour, np.float32) + rng.normal(0, 8, 3)
     page = np.empty((h, w, 3), np.float32)
     page[:] = base * 0.8
-    style = {"pale": rng.random() < 0.5, "points": rng.random() < 0.5, "edge": rng.random() < 0.5,
+    style: dict[str, Any] = {"pale": rng.random() < 0.5, "points": rng.random() < 0.5, "edge": rng.random() < 0.5,
              "words": rng.random() < 0.5,
              "font": _font(pathlib.Path(tilefonts.available("en")[int(rng.integers(3))]),
                            max(5, int(cell * rng.uniform(0.14, 0.2))))}
+    if modern and rng.random() < modern:
+        style.update(_modern_style(rng))
     bonus = _bonus_layout(rows, cols, rng)
     for r in range(rows):
         for c in range(cols):
             x0, y0 = int((c + pad) * cell), int((r + pad) * cell)
             page[y0:y0 + cell, x0:x0 + cell] = base
+            if style.get("frame"):         # a darker frame just inside the light line's half
+                inset = style["frame"] + 1
+                cv2.rectangle(page, (x0 + inset, y0 + inset), (x0 + cell - 1 - inset, y0 + cell - 1 - inset),
+                              (base * style["frame_tone"]).tolist(), 2)
     for r in range(rows):
         for c in range(cols):
             if bonus[r][c] != ".":
@@ -298,6 +306,8 @@ def _commercial_board(rows: int, cols: int, cell: int, pad: float, rng: np.rando
     line = base * rng.uniform(0.6, 1.25) if rng.random() < 0.5 else np.array(LINE_COLOURS[int(rng.integers(len(LINE_COLOURS)))],
                                                                              np.float32) + rng.normal(0, 8, 3)
     thick = max(1, int(cell * rng.uniform(1 / 20, 1 / 9)))
+    if style.get("frame"):                 # light lines as wide as the frames' gap between squares
+        line, thick = np.full(3, rng.uniform(215, 250), np.float32) + rng.normal(0, 5, 3), 2 * style["frame"]
     for k in range(rows + 1):
         y = int((k + pad) * cell)
         cv2.line(page, (int(pad * cell), y), (int((cols + pad) * cell), y), line.tolist(), thick)
@@ -322,6 +332,8 @@ def _bonus_square(page: np.ndarray, x0: int, y0: int, cell: int, kind: str, styl
             poly = np.array([[x0 + ax * cell, y0 + ay * cell], [x0 + bx * cell, y0 + by * cell],
                              [x0 + cx * cell, y0 + cy * cell]], np.int32)
             cv2.fillConvexPoly(page, poly, colour.tolist(), cv2.LINE_AA)
+    if style.get("teeth"):
+        _teeth(page, x0, y0, cell, style["teeth"], colour)
     page[y0:y0 + cell, x0:x0 + cell] = colour
     if style["edge"]:
         cv2.rectangle(page, (x0 + 1, y0 + 1), (x0 + cell - 2, y0 + cell - 2), (colour * 1.25).clip(0, 255).tolist(),
@@ -333,9 +345,30 @@ def _bonus_square(page: np.ndarray, x0: int, y0: int, cell: int, kind: str, styl
     for k, word in enumerate(words):
         tw = draw.textlength(word, font=style["font"])
         draw.text(((cell - tw) / 2, cell * (0.16 + 0.25 * k)), word, fill=255, font=style["font"])
-    m = np.asarray(text, np.float32)[..., None] / 255.0 * 0.9
+    m = np.rot90(np.asarray(text, np.float32), style.get("turn", 0))[..., None] / 255.0 * 0.9
     ink = 40.0 if style["pale"] else 245.0
     page[y0:y0 + cell, x0:x0 + cell] = page[y0:y0 + cell, x0:x0 + cell] * (1 - m) + ink * m
+
+
+def _modern_style(rng: np.random.Generator) -> dict:
+    """How current boxed editions print their boards (Hasbro's since 2013, and many others):
+    the bonus labels turned a quarter (read up or down the square, three words side by side),
+    dark ink on pale bonus colours, serrated bonus squares' edges, and plain squares framed in a
+    darker tone inside light lines: a plain square looks like a flat tile, a label like an H."""
+    return {"turn": int(rng.choice((1, 3))) if rng.random() < 0.85 else 0, "pale": rng.random() < 0.8,
+            "teeth": int(rng.integers(3, 7)) if rng.random() < 0.7 else 0, "edge": False,
+            "frame": int(rng.integers(2, 5)) if rng.random() < 0.7 else 0, "frame_tone": float(rng.uniform(0.55, 0.85))}
+
+
+def _teeth(page: np.ndarray, x0: int, y0: int, cell: int, count: int, colour: np.ndarray) -> None:
+    """A bonus square's serrated edge: ``count`` small teeth along each side, into the lines and
+    the squares beside it."""
+    depth, step = cell * 0.09, cell / count
+    for k in range(count):
+        a, b, mid = k * step, (k + 1) * step, (k + 0.5) * step
+        for poly in (((a, 0), (b, 0), (mid, -depth)), ((a, cell), (b, cell), (mid, cell + depth)),
+                     ((0, a), (0, b), (-depth, mid)), ((cell, a), (cell, b), (cell + depth, mid))):
+            cv2.fillConvexPoly(page, (np.array(poly) + (x0, y0)).astype(np.int32), colour.tolist(), cv2.LINE_AA)
 
 
 def _bonus_layout(rows: int, cols: int, rng: np.random.Generator) -> list[str]:
@@ -408,7 +441,7 @@ def tile_scene(board: Board, tiles: dict[Square, str], *, seed: int = 0, style: 
                size: tuple[int, int] = (1280, 960), glare: bool = True, dark_side: bool | None = None,
                look: TileLook | None = None, hand: bool = False, fill: float | None = None,
                board_colour: tuple[int, int, int] | None = None, clutter: int = 0,
-               offset: tuple[float, float] = (0.0, 0.0)) -> TileScene:
+               offset: tuple[float, float] = (0.0, 0.0), modern: float = 0.0) -> TileScene:
     """A photo of ``board`` with ``tiles`` (square -> capital letter, or ``?`` for a blank).
 
     ``style`` is ``"printed"`` (the project's printed board and tiles) or ``"commercial"`` (a
@@ -418,7 +451,9 @@ def tile_scene(board: Board, tiles: dict[Square, str], *, seed: int = 0, style: 
     grid finder's benchmark: ``fill`` is how much of the photo's shorter side the board spans
     (default 0.8-0.95), ``board_colour`` a boxed board's colour (BGR), ``clutter`` how many
     things lie on the table round the board, ``offset`` moves the board by that share of the
-    photo (a board cut by the photo's edge).
+    photo (a board cut by the photo's edge). ``modern`` is the chance that a boxed board is printed
+    as current editions print theirs (labels turned a quarter, serrated bonus squares, framed
+    plain squares); 0 keeps every earlier render the same.
     """
     if style not in ("printed", "commercial"):
         raise ValueError(f"style is printed or commercial, not {style!r}")
@@ -429,7 +464,7 @@ def tile_scene(board: Board, tiles: dict[Square, str], *, seed: int = 0, style: 
         look = look or printed_look()
     else:
         pad = float(rng.uniform(0.4, 1.2))
-        page = _commercial_board(board.rows, board.cols, cell, pad, rng, board_colour)
+        page = _commercial_board(board.rows, board.cols, cell, pad, rng, board_colour, modern)
         look = look or commercial_look(rng, language, faces)
     tilt = float(rng.uniform(0, 35) if tilt_deg is None else tilt_deg)
     spans = float(rng.uniform(0.8, 0.95))
