@@ -72,17 +72,16 @@ def random_tiles(board: Board, language: str, rng: np.random.Generator) -> dict[
     return tiles
 
 
-#: the share of tiles read from a window up to :data:`PUSHED_REACH` squares off their face (the rest up
-#: to 0.2): hands push tiles off their squares, and tiles laid edge to edge drift by a third of a square
-PUSHED = 0.3
+#: with ``--pushed P``, a share P of the tiles is read from a window up to this many squares off
+#: its face (the rest up to 0.2): hands push tiles off their squares, and tiles laid edge to edge
+#: drift by a third of a square (tried in issue 24's ninth round, not in the shipped networks)
 PUSHED_REACH = 0.38
-#: the share of boxed boards printed as current editions print theirs: labels turned a quarter,
-#: serrated bonus squares, plain squares framed inside light lines (tilescene's ``modern``)
-MODERN = 0.3
 
 
-def examples(job: tuple[int, int, bool]) -> tuple[np.ndarray, np.ndarray]:
-    """The windows and labels of one photo (``job``: seed, board number, light tiles only). Boxed
+def examples(job: tuple[int, int, bool, float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """The windows and labels of one photo (``job``: seed, board number, light tiles only, the
+    share of boxed boards printed as current editions print theirs (``--modern``), the share of
+    tiles read from farther off their face (``--pushed``)). Boxed
     boards show, three times in four, a set of :data:`vision.synth.tilescene.TRAINING_PALETTES`
     or :data:`~vision.synth.tilescene.MORE_WOOD` (dark tiles with light letters among them, unless
     light tiles only) on a board of any colour (light boards too), tilted up to 45°; half of these
@@ -91,7 +90,7 @@ def examples(job: tuple[int, int, bool]) -> tuple[np.ndarray, np.ndarray]:
     from vision.synth.tilefonts import TRAINING
     from vision.synth.tilescene import BOARD_COLOURS, LIGHT_BOARDS, MORE_WOOD, TRAINING_PALETTES, tile_scene, varied_look
 
-    seed, which, light_only = job
+    seed, which, light_only, modern, pushed = job
     rng = np.random.default_rng([seed, 99])
     board, style = boards()[which]
     language = "uk" if rng.random() < 0.45 else "en"
@@ -110,7 +109,7 @@ def examples(job: tuple[int, int, bool]) -> tuple[np.ndarray, np.ndarray]:
             if sum(look.face) > sum(look.ink) and rng.random() < 0.2:
                 look, colour = board_toned(look, rng)
     shot = tile_scene(board, tiles, seed=seed, style=style, language=language, faces=TRAINING, size=size,
-                      look=look, board_colour=colour, tilt_deg=tilt, modern=MODERN)
+                      look=look, board_colour=colour, tilt_deg=tilt, modern=modern)
     cell_px = np.linalg.norm(shot.corners[1] - shot.corners[0]) / board.cols
     corners = shot.corners + rng.normal(0, 0.05 * cell_px, (4, 2))
     located = from_corners(shot.frame.shape, corners, board.rows, board.cols, CELL)
@@ -129,7 +128,7 @@ def examples(job: tuple[int, int, bool]) -> tuple[np.ndarray, np.ndarray]:
             x, y = corners_free_middle(located, sq)
             labels.append(CLASSES.index(EMPTY))
         (cx, cy), = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), located.homography)[0:1, 0]
-        reach = PUSHED_REACH if sq in tiles and rng.random() < PUSHED else 0.2
+        reach = PUSHED_REACH if pushed and sq in tiles and rng.random() < pushed else 0.2
         centres.append((cx + rng.uniform(-reach, reach) * CELL, cy + rng.uniform(-reach, reach) * CELL))
     cut = windows(light, np.array(centres))
     return (np.clip(cut, -0.5, 1.0) * 127).astype(np.int8), np.array(labels, np.int16)
@@ -157,11 +156,12 @@ def corners_free_middle(located, sq: Square) -> tuple[float, float]:
     return float(x), float(y)
 
 
-def make_data(scenes: int, start: int, workers: int, light_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def make_data(scenes: int, start: int, workers: int, light_only: bool = False, modern: float = 0.0,
+              pushed: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     from rich.progress import Progress
 
     n_boards = len(boards())
-    jobs = [(start + k, k % n_boards if k % 3 else 0, light_only) for k in range(scenes)]
+    jobs = [(start + k, k % n_boards if k % 3 else 0, light_only, modern, pushed) for k in range(scenes)]
     xs, ys = [], []
     with Progress() as progress, multiprocessing.Pool(workers) as pool:
         task = progress.add_task(f"photos {start}..", total=scenes)
@@ -237,6 +237,12 @@ def main() -> int:
     parser.add_argument("--data", help="an .npz the windows are kept in: read when it is there, else written")
     parser.add_argument("--light", action="store_true",
                         help="light tiles with dark letters only, never inverted (the light network, tiles-light.onnx)")
+    parser.add_argument("--modern", type=float, default=0.0,
+                        help="the share of boxed boards printed as current editions print theirs (labels turned a "
+                             "quarter, serrated bonus squares, framed plain squares); 0 as the shipped networks")
+    parser.add_argument("--pushed", type=float, default=0.0,
+                        help=f"the share of tiles read from a window up to {PUSHED_REACH} square off their face; "
+                             "0 as the shipped networks")
     args = parser.parse_args()
     import torch
 
@@ -246,8 +252,8 @@ def main() -> int:
         kept = np.load(args.data)
         x, y, xv, yv = kept["x"], kept["y"], kept["xv"], kept["yv"]
     else:
-        x, y = make_data(args.scenes, 0, args.workers, args.light)
-        xv, yv = make_data(max(40, args.scenes // 25), 1_000_000, args.workers, args.light)
+        x, y = make_data(args.scenes, 0, args.workers, args.light, args.modern, args.pushed)
+        xv, yv = make_data(max(40, args.scenes // 25), 1_000_000, args.workers, args.light, args.modern, args.pushed)
         if args.data:
             np.savez(args.data, x=x, y=y, xv=xv, yv=yv)
     print(f"{len(x)} training windows, {len(xv)} held-out windows ({time.time() - started:.0f} s)")

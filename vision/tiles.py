@@ -20,7 +20,9 @@ say whether a tile lies there (:func:`both_say`), the one that saw a tile naming
 takes for a blank must have the letter tiles' colour, and one it takes for empty but gives a fair chance of a blank is a blank
 when it has their colour and not the board's; one of the board's own colour that the network is
 unsure of, whose face lies off its square, must show at its own square the edge and side of a
-raised tile (:func:`relief`), or it is plain board. A letter read unsurely is read again from four
+raised tile (:func:`relief`), or it is plain board. A premium square read as a letter that shows its
+premium class's own colour and not the letter tiles' is an empty square: its printed label (a
+current Hasbro board prints them turned a quarter, three stripes an H). A letter read unsurely is read again from four
 places a pixel round it, and the five reads averaged (a small stroke, И's diagonal, reads
 differently from one pixel to the next).
 
@@ -105,6 +107,9 @@ RELIEF_UNSURE = 0.9
 #: square (a straight view, a low tile) hides its edge and side, and a blank looks as plain as the
 #: board (tuning renders of boxed boards, seeds 53800-53859: a blank 0.03 square off, relief 0.06)
 RELIEF_OFF = 0.05
+#: on a board with few letter tiles yet, a premium square read as a letter within this (evened-light
+#: units, any channel) of its premium class's median colour shows its own label (:meth:`TileReader._check_labels`)
+LABEL_COLOUR = 0.1
 #: the board's colour is the median of at most this many squares read clearly empty
 BOARD_SQUARES = 40
 #: the side (pixels) of the middle of a square whose colour is its face's
@@ -401,6 +406,7 @@ class TileReader:
         if self._blank_may_look_plain(light, tile_like, board_colour):
             self._read_beside_tiles(probs, plain, tiles, light, model, offsets)
         self._check_blanks(probs, light, self.middles + offsets)
+        self._check_labels(probs, light, self.middles + offsets)
         self._steady_letters(probs, light, model, offsets)
         return self._result(probs, located, largest)
 
@@ -494,6 +500,37 @@ class TileReader:
             far = np.concatenate([far, flat])
         changed = np.concatenate([far, maybe])
         probs[changed] /= np.maximum(probs[changed].sum(1, keepdims=True), 1e-9)
+
+    def _check_labels(self, probs: np.ndarray, light: np.ndarray, centres: np.ndarray) -> None:
+        """Premium squares' printed labels read as letters, told by colour (``probs`` changed in
+        place; boards with a ``premiums`` layer). A tile hides the square it lies on: its face has
+        its set's colour whatever the square, and a label has its square's. A premium square read
+        as a letter is an empty square when the middle of its window (``centres``) has its premium
+        class's colour (within :data:`LABEL_COLOUR` of the median over all that class's squares,
+        most of them uncovered) and, where three or more squares of no premium are read surely as
+        letters, not the letter tiles' (further than :data:`BLANK_COLOUR` from their median colour).
+        With fewer (an empty board, or nearly), a square of any class read as a blank is tested the
+        same way, plain squares too (:meth:`_check_blanks` needs letters; a board whose plain
+        squares are framed inside light lines looks like blank tiles). A current Hasbro board's labels, printed turned a quarter, read as H (issue 24's ninth round)."""
+        premiums = self.board.layers.get("premiums")
+        codes = probs.argmax(1)
+        if not premiums or not (codes >= 1).any():
+            return
+        kinds = np.array([ch for row in premiums for ch in row])
+        plain_letters = np.flatnonzero((codes >= 2) & (probs.max(1) > 0.9) & (kinds == "."))
+        few = len(plain_letters) < 3               # then blanks too: :meth:`_check_blanks` needs letters
+        doubted = np.flatnonzero((codes >= 2) & (kinds != ".") | few & (codes == 1))
+        if len(doubted) == 0:
+            return
+        colours = np.median(windows(light, centres, BLANK_PATCH).reshape(len(centres), 3, -1), 2)
+        own = {kind: np.median(colours[kinds == kind], 0) for kind in set(kinds[doubted])}
+        own_colour = np.array([np.abs(colours[sq] - own[kinds[sq]]).max() <= LABEL_COLOUR for sq in doubted], bool)
+        if not few:
+            face = np.median(colours[plain_letters], 0)
+            own_colour &= np.abs(colours[doubted] - face).max(1) > BLANK_COLOUR
+        labels = doubted[own_colour]
+        probs[labels] = 0.0
+        probs[labels, 0] = 1.0
 
     def _plain(self, light: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The squares that are plainly empty board, not worth a network's look: the middle of the
