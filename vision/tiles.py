@@ -107,8 +107,8 @@ RELIEF_UNSURE = 0.9
 #: square (a straight view, a low tile) hides its edge and side, and a blank looks as plain as the
 #: board (tuning renders of boxed boards, seeds 53800-53859: a blank 0.03 square off, relief 0.06)
 RELIEF_OFF = 0.05
-#: on a board with few letter tiles yet, a premium square read as a letter within this (evened-light
-#: units, any channel) of its premium class's median colour shows its own label (:meth:`TileReader._check_labels`)
+#: a premium square read as a letter within this (evened-light units, any channel) of its premium
+#: class's median colour, and not of the letter tiles' colour, shows its own label (:meth:`TileReader._check_labels`)
 LABEL_COLOUR = 0.1
 #: the board's colour is the median of at most this many squares read clearly empty
 BOARD_SQUARES = 40
@@ -511,7 +511,8 @@ class TileReader:
         letters, not the letter tiles' (further than :data:`BLANK_COLOUR` from their median colour).
         With fewer (an empty board, or nearly), a square of any class read as a blank is tested the
         same way, plain squares too (:meth:`_check_blanks` needs letters; a board whose plain
-        squares are framed inside light lines looks like blank tiles). A current Hasbro board's labels, printed turned a quarter, read as H (issue 24's ninth round)."""
+        squares are framed inside light lines looks like blank tiles). A current Hasbro board's
+        labels, printed turned a quarter, read as H (issue 24's ninth round)."""
         premiums = self.board.layers.get("premiums")
         codes = probs.argmax(1)
         if not premiums or not (codes >= 1).any():

@@ -285,9 +285,9 @@ def _commercial_board(rows: int, cols: int, cell: int, pad: float, rng: np.rando
     page = np.empty((h, w, 3), np.float32)
     page[:] = base * 0.8
     style: dict[str, Any] = {"pale": rng.random() < 0.5, "points": rng.random() < 0.5, "edge": rng.random() < 0.5,
-             "words": rng.random() < 0.5,
-             "font": _font(pathlib.Path(tilefonts.available("en")[int(rng.integers(3))]),
-                           max(5, int(cell * rng.uniform(0.14, 0.2))))}
+                             "words": rng.random() < 0.5,
+                             "font": _font(pathlib.Path(tilefonts.available("en")[int(rng.integers(3))]),
+                                           max(5, int(cell * rng.uniform(0.14, 0.2))))}
     if modern and rng.random() < modern:
         style.update(_modern_style(rng))
     bonus = _bonus_layout(rows, cols, rng)
@@ -350,7 +350,7 @@ def _bonus_square(page: np.ndarray, x0: int, y0: int, cell: int, kind: str, styl
     page[y0:y0 + cell, x0:x0 + cell] = page[y0:y0 + cell, x0:x0 + cell] * (1 - m) + ink * m
 
 
-def _modern_style(rng: np.random.Generator) -> dict:
+def _modern_style(rng: np.random.Generator) -> dict[str, Any]:
     """How current boxed editions print their boards (Hasbro's since 2013, and many others):
     the bonus labels turned a quarter (read up or down the square, three words side by side),
     dark ink on pale bonus colours, serrated bonus squares' edges, and plain squares framed in a
