@@ -357,6 +357,9 @@ class TileReader:
         m = MARGIN * cell
         xs, ys = np.meshgrid(m + (np.arange(board.cols) + 0.5) * cell, m + (np.arange(board.rows) + 0.5) * cell)
         self.middles = np.stack([xs.ravel(), ys.ravel()], 1)
+        premiums = board.layers.get("premiums")
+        #: each square's premium class (``.`` plain), row by row; None on a board without premiums
+        self.premium_kinds = np.array([ch for row in premiums for ch in row]) if premiums else None
 
     def locate(self, frame: np.ndarray) -> Located:
         """Where the board is: from ``corners`` when given, else by the printed markers, else
@@ -482,7 +485,7 @@ class TileReader:
         if len(letters) < 3 or len(blanks) + len(maybe) == 0:
             return
         chosen = np.concatenate([letters, blanks, maybe, empty])
-        colours = np.median(windows(light, centres[chosen], BLANK_PATCH).reshape(len(chosen), 3, -1), 2)
+        colours = face_colours(light, centres[chosen])
         face = np.median(colours[:len(letters)], 0)
         off_face = np.abs(colours - face).max(1)
         at = len(letters) + len(blanks)
@@ -513,17 +516,16 @@ class TileReader:
         same way, plain squares too (:meth:`_check_blanks` needs letters; a board whose plain
         squares are framed inside light lines looks like blank tiles). A current Hasbro board's
         labels, printed turned a quarter, read as H (issue 24's ninth round)."""
-        premiums = self.board.layers.get("premiums")
+        kinds = self.premium_kinds
         codes = probs.argmax(1)
-        if not premiums or not (codes >= 1).any():
+        if kinds is None or not (codes >= 1).any():
             return
-        kinds = np.array([ch for row in premiums for ch in row])
         plain_letters = np.flatnonzero((codes >= 2) & (probs.max(1) > 0.9) & (kinds == "."))
         few = len(plain_letters) < 3               # then blanks too: :meth:`_check_blanks` needs letters
         doubted = np.flatnonzero((codes >= 2) & (kinds != ".") | few & (codes == 1))
         if len(doubted) == 0:
             return
-        colours = np.median(windows(light, centres, BLANK_PATCH).reshape(len(centres), 3, -1), 2)
+        colours = face_colours(light, centres)
         own = {kind: np.median(colours[kinds == kind], 0) for kind in set(kinds[doubted])}
         own_colour = np.array([np.abs(colours[sq] - own[kinds[sq]]).max() <= LABEL_COLOUR for sq in doubted], bool)
         if not few:
@@ -695,6 +697,18 @@ class TileReader:
             words.append(TileWord(found.text, tuple(Square(*s) for s in squares), direction, found.confidence,
                                   found.raw, found.in_lexicon))
         return words
+
+
+def face_colours(light: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """The colour (n, 3; evened-light units, centred as the windows are) of the middle of each
+    square round ``centres`` ((n, 2) x, y in ``light``): the median over its :data:`BLANK_PATCH`
+    pixels, a tile's face colour whatever its letter's ink.
+
+    >>> light = np.full((60, 60, 3), 0.8, np.float32)
+    >>> [round(float(v), 2) for v in face_colours(light, np.array([[30.0, 30.0]]))[0]]
+    [0.3, 0.3, 0.3]
+    """
+    return np.median(windows(light, centres, BLANK_PATCH).reshape(len(centres), 3, -1), 2)
 
 
 def relief(light: np.ndarray, centres: np.ndarray, size: int = BLANK_PATCH) -> np.ndarray:
