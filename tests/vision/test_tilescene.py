@@ -115,7 +115,7 @@ def test_a_modern_bonus_square_has_teeth_into_the_lines_round_it() -> None:
     from vision.synth.tilescene import _teeth
 
     page = np.zeros((100, 100, 3), np.float32)
-    _teeth(page, 26, 26, 48, 4, np.array([255.0, 255.0, 255.0], np.float32))
+    _teeth(page, 26, 26, 48, tuple((k / 4, (k + 1) / 4) for k in range(4)), 48 * 0.09, np.array([255.0, 255.0, 255.0], np.float32))
     above = page[20:26, 26:74, 0] > 100
     assert 3 <= int(cv2.connectedComponents(above.astype(np.uint8))[0]) - 1 <= 4   # four teeth above the square
     assert not (page[26:74, 26:74, 0] > 100).all()              # the square itself is left to its colour

@@ -326,14 +326,10 @@ def _bonus_square(page: np.ndarray, x0: int, y0: int, cell: int, kind: str, styl
     colours = PALE_BONUS if style["pale"] else BONUS
     colour = np.array(colours["TDtd".index(kind)], np.float32) + rng.normal(0, 6, 3)
     if style["points"]:
-        tip = cell * 0.22
-        for (ax, ay), (bx, by), (cx, cy) in (((0.3, 0), (0.7, 0), (0.5, -tip / cell)), ((0.3, 1), (0.7, 1), (0.5, 1 + tip / cell)),
-                                             ((0, 0.3), (0, 0.7), (-tip / cell, 0.5)), ((1, 0.3), (1, 0.7), (1 + tip / cell, 0.5))):
-            poly = np.array([[x0 + ax * cell, y0 + ay * cell], [x0 + bx * cell, y0 + by * cell],
-                             [x0 + cx * cell, y0 + cy * cell]], np.int32)
-            cv2.fillConvexPoly(page, poly, colour.tolist(), cv2.LINE_AA)
+        _teeth(page, x0, y0, cell, ((0.3, 0.7),), cell * 0.22, colour)
     if style.get("teeth"):
-        _teeth(page, x0, y0, cell, style["teeth"], colour)
+        count = style["teeth"]
+        _teeth(page, x0, y0, cell, tuple((k / count, (k + 1) / count) for k in range(count)), cell * 0.09, colour)
     page[y0:y0 + cell, x0:x0 + cell] = colour
     if style["edge"]:
         cv2.rectangle(page, (x0 + 1, y0 + 1), (x0 + cell - 2, y0 + cell - 2), (colour * 1.25).clip(0, 255).tolist(),
@@ -360,15 +356,19 @@ def _modern_style(rng: np.random.Generator) -> dict[str, Any]:
             "frame": int(rng.integers(2, 5)) if rng.random() < 0.7 else 0, "frame_tone": float(rng.uniform(0.55, 0.85))}
 
 
-def _teeth(page: np.ndarray, x0: int, y0: int, cell: int, count: int, colour: np.ndarray) -> None:
-    """A bonus square's serrated edge: ``count`` small teeth along each side, into the lines and
-    the squares beside it."""
-    depth, step = cell * 0.09, cell / count
-    for k in range(count):
-        a, b, mid = k * step, (k + 1) * step, (k + 0.5) * step
-        for poly in (((a, 0), (b, 0), (mid, -depth)), ((a, cell), (b, cell), (mid, cell + depth)),
-                     ((0, a), (0, b), (-depth, mid)), ((cell, a), (cell, b), (cell + depth, mid))):
-            cv2.fillConvexPoly(page, (np.array(poly) + (x0, y0)).astype(np.int32), colour.tolist(), cv2.LINE_AA)
+def _teeth(page: np.ndarray, x0: int, y0: int, cell: int, spans: tuple[tuple[float, float], ...], depth: float,
+           colour: np.ndarray) -> None:
+    """Triangles pointing out of each side of the square at (x0, y0), into the lines and the
+    squares beside it: one on each span (``a``, ``b``: shares of the side) of each side, ``depth``
+    pixels high. One wide span is a bonus square's point; many narrow ones, a serrated edge."""
+    tip = depth / cell
+    for a, b in spans:
+        mid = (a + b) / 2
+        for (ax, ay), (bx, by), (cx, cy) in (((a, 0), (b, 0), (mid, -tip)), ((a, 1), (b, 1), (mid, 1 + tip)),
+                                             ((0, a), (0, b), (-tip, mid)), ((1, a), (1, b), (1 + tip, mid))):
+            poly = np.array([[x0 + ax * cell, y0 + ay * cell], [x0 + bx * cell, y0 + by * cell],
+                             [x0 + cx * cell, y0 + cy * cell]], np.int32)
+            cv2.fillConvexPoly(page, poly, colour.tolist(), cv2.LINE_AA)
 
 
 def _bonus_layout(rows: int, cols: int, rng: np.random.Generator) -> list[str]:
