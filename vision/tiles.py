@@ -62,11 +62,12 @@ import cv2
 import numpy as np
 
 from rules.board import Board
-from rules.squares import Direction, Square
+from rules.squares import Square
 from vision.errors import BadImage, BoardNotFound
 from vision.locate import MARGIN, Located, NoMarkers, check_frame, locate
 from vision.parallax import RaisedFaces
-from vision.words import Decoded, LexiconIndex, decode
+from vision.tilewords import BLANK, EMPTY, TileWord, decode_runs, fill_gaps
+from vision.words import LexiconIndex
 
 MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "tiles.onnx"
 #: the network trained on light tiles with dark letters only (``train_tiles.py --light``): where it reads
@@ -76,7 +77,6 @@ CELL = 26  #: pixels a square in the top-down image
 WINDOW = 32  #: side of the window the network looks at, round a square's middle
 #: the letter shapes the network tells apart: A-Z and the Ukrainian letters unlike any of them
 GLYPHS = "ABCDEFGHIJKLMNOPQRSTUVWXYZБГҐДЄЖЗИЇЙЛПУФЦЧШЩЬЮЯ"
-EMPTY, BLANK = ".", "?"
 CLASSES = EMPTY + BLANK + GLYPHS
 #: Ukrainian capitals printed exactly like a Latin one
 SAME_SHAPE = {"А": "A", "В": "B", "С": "C", "Е": "E", "Н": "H", "І": "I", "К": "K", "М": "M", "О": "O",
@@ -294,23 +294,6 @@ def from_corners(shape: tuple[int, ...], corners: np.ndarray, rows: int, cols: i
     located = Located(homography, "corners", (), cell, rows, cols)
     located.corners = corners
     return located
-
-
-@dataclass(frozen=True)
-class TileWord:
-    """A run of two or more tiles, decoded (``text`` has the word's letters, blanks included)."""
-
-    text: str
-    squares: tuple[Square, ...]
-    direction: Direction
-    confidence: float
-    raw: str
-    in_lexicon: bool
-
-    def to_json(self) -> dict[str, object]:
-        return {"word": self.text, "squares": [[s.row, s.col] for s in self.squares],
-                "direction": self.direction.value, "confidence": round(self.confidence, 3),
-                "in_dictionary": self.in_lexicon, "raw": self.raw}
 
 
 @dataclass(frozen=True)
@@ -672,31 +655,14 @@ class TileReader:
 
     def _result(self, probs: np.ndarray, located: Located, shift: float) -> TilesRead:
         rows, cols = self.board.rows, self.board.cols
+        if self.index is not None:
+            fill_gaps(probs.reshape(rows, cols, -1), self.index, self.codes)
         best = probs.argmax(1)
         codes = np.array(list(self.codes))[best].reshape(rows, cols)
         confidence = probs.max(1).reshape(rows, cols)
         probs = probs.reshape(rows, cols, -1)
-        words = tuple(self._decode(probs, codes, confidence))
+        words = tuple(decode_runs(probs, codes, confidence, self.index, self.letters))
         return TilesRead(tuple("".join(row) for row in codes), confidence, words, located, shift)
-
-    def _decode(self, probs: np.ndarray, codes: np.ndarray, confidence: np.ndarray) -> list[TileWord]:
-        """Each run of two or more tiles decoded against the dictionary; a letter the word
-        settles is written into ``codes`` (a blank stays ``?``), and it is as sure as the word."""
-        tiled = codes != EMPTY
-        letters = probs[:, :, 2:]
-        logp = np.log(np.clip(letters / np.maximum(letters.sum(2, keepdims=True), 1e-9), 1e-6, 1.0))
-        blank = codes == BLANK
-        logp[blank] = -np.log(len(self.letters))
-        words = []
-        for direction, squares in _runs(tiled):
-            index = tuple(np.array(squares).T)
-            found: Decoded = decode(logp[index], self.index, alphabet=self.letters)
-            for sq, ch in zip(squares, found.text):
-                if not blank[sq] and found.in_lexicon and found.confidence > confidence[sq]:
-                    codes[sq], confidence[sq] = ch, found.confidence
-            words.append(TileWord(found.text, tuple(Square(*s) for s in squares), direction, found.confidence,
-                                  found.raw, found.in_lexicon))
-        return words
 
 
 def face_colours(light: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -797,23 +763,6 @@ def _even_shifts(squares: int, cell: int) -> list[np.ndarray]:
     turns = np.arange(8) * np.pi / 4
     steps = [size * cell * np.array([np.cos(t), np.sin(t)]) for size in EVEN_SHIFTS for t in turns]
     return [np.repeat(np.round(step, 6)[None, :], squares, 0) for step in steps]
-
-
-def _runs(tiled: np.ndarray):
-    """(direction, squares) of every run of two or more tiled squares, across then down."""
-    for direction, grid in ((Direction.ACROSS, tiled), (Direction.DOWN, tiled.T)):
-        for i, line in enumerate(grid):
-            j = 0
-            while j < len(line):
-                if not line[j]:
-                    j += 1
-                    continue
-                k = j
-                while k < len(line) and line[k]:
-                    k += 1
-                if k - j >= 2:
-                    yield direction, [(i, x) if direction is Direction.ACROSS else (x, i) for x in range(j, k)]
-                j = k
 
 
 __all__ = ["TileReader", "TilesRead", "TileWord", "TileModel", "BadImage", "BoardNotFound", "agreement", "both_say", "glyph",

@@ -15,7 +15,10 @@ reported beside the read through them; ``premiums`` (optional, strings like ``ro
 board's premium layout the finder may use (as a board file's ``premiums`` layer). ``rows`` say what each square holds: ``.`` empty, a
 letter, ``?`` a blank. A tile whose letter is not in the language's alphabet (a Polish Ł on a
 Polish board read as English) counts for empty/tile but not per tile: the reader cannot name it.
-Photos without an answer file are listed and skipped.
+Photos without an answer file are listed and skipped. The photos are read as ``tabletop score``
+reads them, their words with the answer's language's built-in dictionary
+(:mod:`vision.tilewords`); with ``dictionary=False`` (``--no-dictionary``) each square is read on
+its own.
 
 Example::
 
@@ -56,15 +59,22 @@ def load_answer(path: Path) -> dict[str, Any]:
     if premiums is not None and not (isinstance(premiums, list) and len(premiums) == len(rows) and
                                      all(isinstance(r, str) and len(r) == len(rows[0]) for r in premiums)):
         raise AnswerError(f"{path.name}: 'premiums' must be strings like 'rows', one a row of the board's layout")
-    return {"corners": corners, "rows": rows, "language": str(answer.get("language", "en")), "premiums": premiums}
+    from rules.questique_tiles import TILES
+
+    language = str(answer.get("language", "en"))
+    if language not in TILES:
+        raise AnswerError(f"{path.name}: 'language' must be one of {', '.join(TILES)}, not {language!r}")
+    return {"corners": corners, "rows": rows, "language": language, "premiums": premiums}
 
 
-def measure_photos(folder: Path) -> dict[str, Any]:
+def measure_photos(folder: Path, dictionary: bool = True) -> dict[str, Any]:
     """Read every answered photo in ``folder`` through ``--corners`` and count what is right."""
     import cv2
     import numpy as np
 
     from rules.board import parse_board
+    from rules.questique_tiles import alphabet
+    from tabletop.lexicons import builtin_lexicon, reading_index
     from vision.errors import VisionError
     from vision.tiles import TileReader
 
@@ -88,7 +98,9 @@ def measure_photos(folder: Path) -> dict[str, Any]:
         frame = cv2.imread(str(photo))
         count["photos"] += 1
         given = None if answer["corners"] is None else np.array(answer["corners"], np.float64)
-        reader = TileReader(board, answer["language"], corners=given)
+        index = reading_index(builtin_lexicon(answer["language"]), answer["language"], alphabet(answer["language"])) \
+            if dictionary else None
+        reader = TileReader(board, answer["language"], corners=given, index=index)
         grid = _grid_check(frame, given, board) if given is not None and frame is not None else None
         if grid is not None:
             grids.append(grid)
@@ -125,7 +137,7 @@ def measure_photos(folder: Path) -> dict[str, Any]:
                 if want != got:
                     confusions[f"{want}->{got}"] = confusions.get(f"{want}->{got}", 0) + 1
         per_photo.append(mine)
-    return {"folder": str(folder), "photos": count["photos"], "unanswered": unanswered, "not_read": count["not_read"],
+    return {"folder": str(folder), "dictionary": dictionary, "photos": count["photos"], "unanswered": unanswered, "not_read": count["not_read"],
             "squares": count["squares"], "tiles": count["tiles"], "foreign_tiles": count["foreign"],
             "per_tile": count["tiles_right"] / max(1, count["tiles"]),
             "empty_or_tile": count["presence_right"] / max(1, count["squares"]),
@@ -151,6 +163,8 @@ def print_photo_lines(m: dict[str, Any], targets: dict[str, float]) -> None:
     """The real-photo lines of ``bench tiles``."""
     print(f"  tiles, real photos in {m['folder']} ({m['photos']} photos, {m['tiles']} tiles, "
           f"{m['foreign_tiles']} tiles of letters outside the alphabet left out)")
+    print("    read as `tabletop score` reads them, words with the dictionary" if m.get("dictionary", True) else
+          "    each square read on its own, without the dictionary (--no-dictionary)")
     if not m["photos"]:
         print("    no answered photos there (each photo needs an answer file NAME.json beside it)")
         return
@@ -170,8 +184,10 @@ def print_photo_lines(m: dict[str, Any], targets: dict[str, float]) -> None:
         if p["read"]:
             share = p["tiles_right"] / max(1, p["tiles"])
             empty = 1 - p["false_tiles"] / max(1, p["empty"])
-            print(f"    {p['photo']:<44} tiles {p['tiles_right']:>3}/{p['tiles']:<3} {share:>7.4f} "
-                  f"(>= {targets['boxed_per_tile']} {'ok' if share >= targets['boxed_per_tile'] else 'MISSED'}); "
+            tiles = (f"tiles {p['tiles_right']:>3}/{p['tiles']:<3} {share:>7.4f} "
+                     f"(>= {targets['boxed_per_tile']} {'ok' if share >= targets['boxed_per_tile'] else 'MISSED'})"
+                     if p["tiles"] else "no tiles")
+            print(f"    {p['photo']:<44} {tiles}; "
                   f"empty {p['empty'] - p['false_tiles']}/{p['empty']} {empty:.4f} "
                   f"(>= {targets['empty_or_tile']} {'ok' if empty >= targets['empty_or_tile'] else 'MISSED'}); "
                   f"{p['missed_tiles']} tiles read as empty; {p['ms']:.0f} ms for {p['megapixels']} MP "

@@ -275,7 +275,7 @@ def run(args) -> int:
     quick, as_json = bool(getattr(args, "quick", False)), bool(getattr(args, "json", False))
     photos = getattr(args, "photos", None)
     if photos is not None:
-        return _run_photos(Path(photos), as_json)
+        return _run_photos(Path(photos), as_json, not getattr(args, "no_dictionary", False))
     result = measure_all(quick, progress_log(as_json))
     if as_json:
         print(json.dumps({"targets": TARGETS, "tiles": result}, ensure_ascii=False))
@@ -285,14 +285,14 @@ def run(args) -> int:
     return 0
 
 
-def _run_photos(folder: Path, as_json: bool) -> int:
+def _run_photos(folder: Path, as_json: bool, dictionary: bool = True) -> int:
     from tabletop.benchmarks.tile_photos import AnswerError, measure_photos, print_photo_lines
     from tabletop.errors import UserError
 
     if not folder.is_dir():
         raise UserError(f"--photos {folder}: no such folder")
     try:
-        result = measure_photos(folder)
+        result = measure_photos(folder, dictionary)
     except AnswerError as error:
         raise UserError(f"--photos {folder}: {error}") from None
     if as_json:

@@ -45,6 +45,8 @@ def _arguments(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print the numbers as one JSON object")
     parser.add_argument("--photos", metavar="DIR", help="tiles only: measure real photos in DIR instead, each "
                         "with an answer file NAME.json beside it (corners, rows, language)")
+    parser.add_argument("--no-dictionary", action="store_true", help="tiles --photos only: read each square on its "
+                        "own, without the language's dictionary that `tabletop score` reads words with")
 
 
 run.arguments = _arguments

@@ -95,3 +95,27 @@ def test_the_synthetic_table_has_a_row_per_family_with_its_targets(capsys):
     out = capsys.readouterr().out
     assert "dark tiles, light letters" in out and ">=0.97" in out and ">=0.999" in out
     assert {f.key for f in tiles_bench.families()} >= {"printed", "boxed", "dark", "wood_light", "oblique_3mp"}
+
+
+def test_the_photos_are_read_with_the_dictionary_unless_told_not_to(tmp_path, capsys):
+    answered_photo(tmp_path, "one", {Square(7, 4 + k): ch for k, ch in enumerate("TABLE")}, seed=24)
+    assert measure_photos(tmp_path)["dictionary"] is True
+    assert measure_photos(tmp_path, dictionary=False)["dictionary"] is False
+    tiles_bench.run(argparse.Namespace(quick=True, json=False, photos=str(tmp_path), no_dictionary=True))
+    assert "without the dictionary" in capsys.readouterr().out
+    tiles_bench.run(argparse.Namespace(quick=True, json=False, photos=str(tmp_path), no_dictionary=False))
+    assert "words with the dictionary" in capsys.readouterr().out
+
+
+def test_an_answer_in_a_language_without_tiles_is_refused_by_name(tmp_path):
+    path = tmp_path / "board.json"
+    path.write_text('{"rows": ["..."], "language": "xx"}', encoding="utf-8")
+    with pytest.raises(AnswerError, match="board.json: 'language' must be one of en, uk, not 'xx'"):
+        load_answer(path)
+
+
+def test_a_photo_without_tiles_says_so_rather_than_missed(tmp_path, capsys):
+    answered_photo(tmp_path, "bare", {}, seed=25)
+    tiles_bench.run(argparse.Namespace(quick=True, json=False, photos=str(tmp_path)))
+    line = next(line for line in capsys.readouterr().out.splitlines() if "bare.jpg" in line and "empty" in line)
+    assert "no tiles" in line and "MISSED" not in line.split(";")[0]
