@@ -66,7 +66,7 @@ from rules.squares import Square
 from vision.errors import BadImage, BoardNotFound
 from vision.locate import MARGIN, Located, NoMarkers, check_frame, locate
 from vision.parallax import RaisedFaces
-from vision.tilewords import BLANK, EMPTY, TileWord, decode_runs, fill_gaps
+from vision.tilewords import BLANK, EMPTY, TileWord, decode_runs, fill_gaps, plays_words
 from vision.words import LexiconIndex
 
 MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "tiles.onnx"
@@ -655,13 +655,14 @@ class TileReader:
 
     def _result(self, probs: np.ndarray, located: Located, shift: float) -> TilesRead:
         rows, cols = self.board.rows, self.board.cols
-        if self.index is not None:
-            fill_gaps(probs.reshape(rows, cols, -1), self.index, self.codes)
+        grid = probs.reshape(rows, cols, -1)
+        index = self.index if self.index is not None and plays_words(grid, self.index, self.codes) else None
+        if index is not None:
+            fill_gaps(grid, index, self.codes)
         best = probs.argmax(1)
         codes = np.array(list(self.codes))[best].reshape(rows, cols)
         confidence = probs.max(1).reshape(rows, cols)
-        probs = probs.reshape(rows, cols, -1)
-        words = tuple(decode_runs(probs, codes, confidence, self.index, self.letters))
+        words = tuple(decode_runs(grid, codes, confidence, index, self.letters))
         return TilesRead(tuple("".join(row) for row in codes), confidence, words, located, shift)
 
 

@@ -14,7 +14,11 @@ the dictionary:
   of deluxe boards, issue 24's tenth round) is so found where its word needs it. The letter is the
   word's, and the square stays unsure (the host is asked).
 
-Both need a dictionary (``index``); the reader skips them without one.
+Both need a dictionary (``index``), and a board of words: :func:`plays_words` says whether most
+runs, as read letter by letter, are dictionary words. A board laid out with names, test patterns
+or a block of the alphabet is not, and there the dictionary would only turn true letters into
+the nearest words (real photos of such boards: 31 of 735 tiles lost); the reader then reads each
+square on its own.
 
 >>> import numpy as np
 >>> from vision.words import LexiconIndex
@@ -48,6 +52,10 @@ GAP_EMPTY = 0.7
 #: ... when every run it would make is a dictionary word with at least this share
 #: (:attr:`vision.words.Decoded.confidence`)
 GAP_WORD = 0.5
+#: a board is a game of dictionary words when at least this share of its runs without a blank,
+#: read letter by letter, are the dictionary's reading (real photos of games: 0.75-0.93 a photo;
+#: of names, test patterns and random tiles: 0-0.35; issue 24's tenth round)
+GAME_WORDS = 0.6
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,40 @@ def letter_logs(probs: np.ndarray, blank: np.ndarray) -> np.ndarray:
     logp = np.log(np.clip(letters / np.maximum(letters.sum(2, keepdims=True), 1e-9), 1e-6, 1.0))
     logp[blank] = -np.log(letters.shape[2])
     return logp
+
+
+def plays_words(probs: np.ndarray, index: LexiconIndex, codes: str) -> bool:
+    """Whether the board read as ``probs`` ((rows, cols, codes), the codes ``codes``: empty,
+    blank, the letters) is a game of ``index``'s words: at least :data:`GAME_WORDS` of its runs
+    of two or more tiles that hold no blank read, letter by letter, as the dictionary reads them
+    (a board without such runs is not: nothing to settle).
+
+    >>> index = LexiconIndex(["cat", "dog"])
+    >>> def read(*rows):
+    ...     probs = np.full((len(rows), len(rows[0]), 28), 1e-4)
+    ...     for r, row in enumerate(rows):
+    ...         for c, ch in enumerate(row):
+    ...             probs[r, c, ".?ABCDEFGHIJKLMNOPQRSTUVWXYZ".index(ch)] = 1.0
+    ...     return probs
+    >>> codes = ".?ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    >>> plays_words(read("CAT.", "...D", "...O", "..XG"), index, codes)       # CAT, DOG, XG: 2 of 3
+    True
+    >>> plays_words(read("KAT.", "...D", "...Q", "..XG"), index, codes)       # names and patterns
+    False
+    >>> plays_words(read("....", "...."), index, codes)
+    False
+    """
+    read = np.array(list(codes))[probs.argmax(2)]
+    logp = letter_logs(probs, read == BLANK)
+    words = total = 0
+    for _direction, squares in runs(read != EMPTY):
+        at = tuple(np.array(squares).T)
+        if (read[at] == BLANK).any():
+            continue
+        found = decode(logp[at], index, alphabet=codes[2:])
+        total += 1
+        words += found.in_lexicon and found.text == "".join(read[at])
+    return total > 0 and words >= GAME_WORDS * total
 
 
 def decode_runs(probs: np.ndarray, codes: np.ndarray, confidence: np.ndarray, index: LexiconIndex | None,

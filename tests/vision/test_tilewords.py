@@ -8,13 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.squares import Direction
-from vision.tilewords import GAP_EMPTY, decode_runs, fill_gaps, runs
+from rules.squares import Direction, Square
+from vision.tilewords import GAP_EMPTY, decode_runs, fill_gaps, plays_words, runs
 from vision.words import LexiconIndex
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 CODES = ".?" + LETTERS
 INDEX = LexiconIndex(["pinch", "box", "boxed", "page", "pa", "cart", "carts", "and", "dog", "cat"])
+INDEX_NEAR = LexiconIndex(["zizz", "ken", "katniss"])
 
 
 def board(rows: list[str], holes: dict[tuple[int, int], tuple[str, float]] | None = None) -> np.ndarray:
@@ -109,3 +110,25 @@ def test_runs_are_the_lines_of_two_or_more_tiles(rows):
                 assert (Direction.ACROSS, (r, c)) in covered
             if tiled[r, c] and ((r > 0 and tiled[r - 1, c]) or (r + 1 < tiled.shape[0] and tiled[r + 1, c])):
                 assert (Direction.DOWN, (r, c)) in covered
+
+
+def test_a_board_of_names_and_patterns_is_no_game_of_words():
+    rows = ["KATNISS..", ".........", "ZZZZ.KKK.", "........."]
+    assert not plays_words(board(rows), INDEX_NEAR, CODES)
+    assert plays_words(board(["PINCH", ".....", "BOXED"]), INDEX, CODES)
+
+
+def test_the_reader_leaves_the_letters_of_a_board_of_non_words_as_read():
+    """With a dictionary one letter away from each run (ZIZZ, KEN), sure letters would be turned
+    into those words; on a board that is no game of words the dictionary is not used."""
+    from rules.board import parse_board
+    from vision.synth.tilescene import tile_scene
+    from vision.tiles import TileReader
+
+    boxed = parse_board("rows = 15\ncols = 15\n[layers]\n", "boxed", required=())
+    tiles = {Square(4, 3 + k): ch for k, ch in enumerate("ZZZZ")} | {Square(8, 5 + k): ch for k, ch in enumerate("KKK")}
+    shot = tile_scene(boxed, tiles, seed=31, style="commercial")
+    alone = TileReader(boxed, "en", corners=shot.corners).read(shot.frame)
+    with_words = TileReader(boxed, "en", corners=shot.corners, index=INDEX_NEAR).read(shot.frame)
+    assert with_words.rows == alone.rows
+    assert alone.rows[4][3:7] == "ZZZZ" and alone.rows[8][5:8] == "KKK"
