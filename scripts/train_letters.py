@@ -36,7 +36,7 @@ Every letter is written on a built-in board with a marker's thickness and one of
 colours, photographed by the scene simulator (perspective, uneven light, glare, blur, noise) and
 cut out by the reader itself (:mod:`vision.synth.letterdata`), so the network learns exactly the
 input it gets at the table. The network is trained with PyTorch (training only) and exported to
-ONNX, which OpenCV's ``dnn`` runs at the table (:class:`vision.letters.LetterModel`).
+ONNX, which ONNX Runtime runs at the table (:class:`vision.letters.LetterModel`).
 
 Rendering the scenes is most of the cost on a small machine: ``--cache`` keeps the cut-out
 letters (training and tuning writers'; with ``--everyone`` the other writers' in
@@ -375,7 +375,7 @@ def confusions(net, images: np.ndarray, labels: np.ndarray, worst: int = 8, alph
 
 
 def export(net, temperature: float, out: pathlib.Path) -> None:
-    """The network as ONNX (run at the table by OpenCV's ``dnn``): input ``images`` (N, 1, 28, 28)
+    """The network as ONNX (run at the table by ONNX Runtime): input ``images`` (N, 1, 28, 28)
     float in 0..1, outputs ``features`` (the dense layer) and ``scores`` (class scores already
     divided by the temperature: a softmax of them is the letter's probability)."""
     import torch

@@ -41,7 +41,7 @@ Its second output is the quarter turn
 the cut was given relative to the photo (learnt on faces whose upright the label fixes only
 modulo the die's own turn, so it is trained on synthetic upright faces too: letters drawn in the
 system's sans-serif fonts on white squares). PyTorch trains (one thread); the networks are
-exported to ONNX for OpenCV's dnn (torch is never imported at run time).
+exported to ONNX for ONNX Runtime (torch is never imported at run time).
 """
 
 from __future__ import annotations

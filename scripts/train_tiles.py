@@ -18,7 +18,7 @@ tilescene.HELD_OUT_PALETTES and HELD_OUT_BOARDS, and seeds from 7000 up are neve
 benchmark's boards use them). A quarter of the windows are trained inverted (light on dark as
 dark on light) and half of the batches with their colour channels shuffled. With --light, the sets are
 light tiles with dark letters only, never inverted: the light network. PyTorch trains; the network is exported to ONNX
-for OpenCV's dnn (never imported at run time). Progress is shown with rich.
+for ONNX Runtime (never imported at run time). Progress is shown with rich.
 """
 
 from __future__ import annotations

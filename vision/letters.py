@@ -1,6 +1,6 @@
 """Letter recognition: an ink map of one square -> a probability for each capital of the language.
 
-The model is a small convolutional network run by OpenCV's ``dnn`` module on the size-normalised
+The model is a small convolutional network run by ONNX Runtime (:mod:`vision.onnxnet`) on the size-normalised
 28x28 ink: ``vision/models/letters.onnx`` for the 26 Latin capitals, ``letters-uk.onnx`` for the
 33 Ukrainian ones (:func:`model_for` picks it by language; ``scripts/train_letters_uk.py`` trains
 it on CoMNIST, CC BY-SA 4.0). ``scripts/train_letters.py`` trains the Latin one on
@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from vision.errors import ModelMissing
+from vision.onnxnet import OnnxNet
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: the 33 letters of the Ukrainian alphabet, in its order: the Ukrainian letter network's classes
@@ -99,12 +100,7 @@ class LetterModel:
     def __init__(self, path: str | pathlib.Path = MODEL_PATH, alphabet: str = ALPHABET):
         self.path = pathlib.Path(path)
         self.alphabet = alphabet  #: the letters the class scores are of, in order
-        if not self.path.is_file():
-            raise ModelMissing(f"no letter model at {self.path}: run scripts/train_letters.py")
-        try:
-            self.net = cv2.dnn.readNetFromONNX(str(self.path))
-        except cv2.error as error:
-            raise ModelMissing(f"{self.path} is not a letter model OpenCV can run ({error.msg.strip()})") from error
+        self.net = OnnxNet(self.path, "letter model", "run scripts/train_letters.py")
         self._lock = threading.Lock()  # one network, possibly several reading threads
 
     @classmethod
@@ -118,8 +114,7 @@ class LetterModel:
         if len(x) == 0:
             return np.zeros((0, 0), np.float32), np.zeros((0, len(self.alphabet)), np.float32)
         with self._lock:
-            self.net.setInput(x)
-            features, scores = self.net.forward(["features", "scores"])
+            features, scores = self.net.run(x, ["features", "scores"])
         if scores.shape[1] != len(self.alphabet):
             raise ModelMissing(f"{self.path} tells {scores.shape[1]} letters apart, not the {len(self.alphabet)} "
                                f"of {self.alphabet[:3]}...")

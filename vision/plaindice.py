@@ -2,7 +2,7 @@
 its centre, and the tray's rows.
 
 Two small networks, trained by ``scripts/train_plain_dice.py`` on real photos (the Boggle Boards
-photos, Public Domain: vision/models/NOTICE) and run by OpenCV's ``dnn``:
+photos, Public Domain: vision/models/NOTICE) and run by ONNX Runtime (:mod:`vision.onnxnet`):
 
 * the *finder* (``plaindice-finder.onnx``) sees the photo stretched to :data:`FIND_SIDE` square
   and gives, every :data:`STRIDE` pixels, how likely a die's top face is centred there and the
@@ -38,7 +38,8 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from vision.errors import ModelMissing, VisionError
+from vision.errors import VisionError
+from vision.onnxnet import OnnxNet
 
 #: the faces the reader tells apart (upper case as printed; ``*`` the wild face)
 FACES = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + ("QU", "AN", "IN", "ER", "TH", "HE", "*")
@@ -270,19 +271,11 @@ class PlainRead:
         return out
 
 
-def _net(path: pathlib.Path) -> cv2.dnn.Net:
-    if not path.is_file():
-        raise ModelMissing(f"no plain dice model at {path}: run scripts/train_plain_dice.py")
-    try:
-        # OpenCV 5's classic engine runs these small networks about a fifth faster than its new one (the same outputs)
-        if hasattr(cv2.dnn, "ENGINE_CLASSIC"):
-            return cv2.dnn.readNetFromONNX(str(path), cv2.dnn.ENGINE_CLASSIC)
-        return cv2.dnn.readNetFromONNX(str(path))
-    except cv2.error as error:
-        raise ModelMissing(f"{path} is not a model OpenCV can run ({error.msg.strip()})") from error
+def _net(path: pathlib.Path) -> OnnxNet:
+    return OnnxNet(path, "plain dice model", "run scripts/train_plain_dice.py")
 
 
-def forward_in_batches(net: cv2.dnn.Net, blob: np.ndarray, outputs: list[str],
+def forward_in_batches(net: OnnxNet, blob: np.ndarray, outputs: list[str],
                        size: int = FACE_BATCH) -> list[np.ndarray]:
     """The network's ``outputs`` for a blob of N inputs (N, ...; float32), read ``size`` inputs at
     a time and stacked: the outputs of one forward pass of the whole blob, in less CPU when the
@@ -293,7 +286,7 @@ def forward_in_batches(net: cv2.dnn.Net, blob: np.ndarray, outputs: list[str],
     >>> faces, turns = forward_in_batches(net, cuts, ["faces", "turns"])
     >>> faces.shape, turns.shape
     ((20, 33), (20, 4))
-    >>> net.setInput(cuts); whole = net.forward(["faces", "turns"])
+    >>> whole = net.run(cuts, ["faces", "turns"])
     >>> bool(np.abs(faces - whole[0]).max() < 1e-5)
     True
     """
@@ -301,8 +294,7 @@ def forward_in_batches(net: cv2.dnn.Net, blob: np.ndarray, outputs: list[str],
         raise ValueError(f"batches of {size} of a blob of {len(blob)} inputs: both must be at least one")
     parts: list[list[np.ndarray]] = [[] for _ in outputs]
     for start in range(0, len(blob), size):
-        net.setInput(np.ascontiguousarray(blob[start:start + size]))
-        for part, out in zip(parts, net.forward(outputs)):
+        for part, out in zip(parts, net.run(blob[start:start + size], outputs)):
             part.append(np.asarray(out))
     return [np.concatenate(part) for part in parts]
 
@@ -357,8 +349,7 @@ class PlainDiceReader:
         """The finder's maps of a BGR photo: (3, cells, cells), how likely a face is centred in
         each cell, and its width and height (in :data:`SIZE_UNIT` of the finder's input)."""
         with self._lock:
-            self.finder.setInput(finder_input(image)[None])
-            return np.asarray(self.finder.forward())[0]
+            return np.asarray(self.finder.run(finder_input(image)[None])[0])[0]
 
     def find(self, image: np.ndarray, maps: np.ndarray | None = None) -> list[tuple[float, float, float, float, float]]:
         """The dice's (cx, cy, w, h, score) in the photo's pixels (from ``maps`` when given)."""

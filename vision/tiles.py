@@ -6,7 +6,7 @@ its grid (:mod:`vision.gridfind`: its lines and its premium squares' colours). T
 is warped top-down at :data:`CELL` pixels a square and the light evened out (each pixel divided
 by the brightest surface round it, so a darker side or a warm lamp reads like daylight). A small
 network (``vision/models/tiles.onnx``, trained by ``scripts/train_tiles.py`` on synthetic photos
-of printed and boxed sets, run by OpenCV's ``dnn``) looks at a :data:`WINDOW`-pixel window round
+of printed and boxed sets, run by ONNX Runtime: :mod:`vision.onnxnet`) looks at a :data:`WINDOW`-pixel window round
 each square (but plain squares of the board's colour with no tile beside them, or none at all
 when the set's blanks cannot look like plain board) and says what lies there: ``.`` nothing (whatever the square has printed on it),
 ``?`` a blank tile, or one of the letter shapes of :data:`GLYPHS` (Latin, and the Ukrainian
@@ -65,8 +65,9 @@ from rules.board import Board
 from rules.squares import Square
 from vision.errors import BadImage, BoardNotFound
 from vision.locate import MARGIN, Located, NoMarkers, check_frame, locate
+from vision.onnxnet import OnnxNet
 from vision.parallax import RaisedFaces
-from vision.tilewords import BLANK, EMPTY, TileWord, decode_runs, fill_gaps, plays_words
+from vision.tilewords import BLANK, EMPTY, Memo, TileWord, decode_runs, fill_gaps, plays_words
 from vision.words import LexiconIndex
 
 MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "tiles.onnx"
@@ -143,9 +144,10 @@ STEADY_BELOW = 0.9
 STEADY_STEPS = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
 #: the even shifts of the whole board tried for raised faces (squares), in eight directions each
 EVEN_SHIFTS = (0.15, 0.3)
-#: windows a network call reads at most: a read's few hundred windows in one blob cost 90-145 µs a
-#: window on this project's 2-core machine, in calls of 16 about 65-90 (the blob's layers stay in
-#: the cache); every window's read is the same whatever the batch (docs/vision.md, issue 24's sixth round)
+#: windows a network call reads at most: with OpenCV's dnn, a read's few hundred windows in one
+#: blob cost 90-145 µs a window, in calls of 16 about 65-90 (issue 24's sixth round); ONNX Runtime
+#: reads calls of 16, 32 or 64 alike (75-78 ms of CPU a read of ten real photos, interleaved;
+#: tenth round); every window's read is the same whatever the batch
 BATCH = 16
 
 
@@ -159,16 +161,13 @@ def glyph(letter: str) -> str:
 
 
 class TileModel:
-    """The tile network, run by OpenCV's ``dnn`` on one thread's worth of work per call, at most
-    ``batch`` windows a call (:data:`BATCH`)."""
+    """The tile network, run by ONNX Runtime on the calling thread (:class:`vision.onnxnet.OnnxNet`),
+    at most ``batch`` windows a call (:data:`BATCH`)."""
 
     def __init__(self, path: pathlib.Path = MODEL_PATH, batch: int = BATCH):
-        if not path.exists():
-            raise FileNotFoundError(f"no tile model at {path}: run scripts/train_tiles.py")
         if batch < 1:
             raise ValueError(f"a network call reads at least one window, not {batch}")
-        # the classic engine runs these small networks about a fifth faster than OpenCV 5's new one
-        self.net = cv2.dnn.readNetFromONNX(str(path), cv2.dnn.ENGINE_CLASSIC)
+        self.net = OnnxNet(path, "tile model", "run scripts/train_tiles.py")
         self.batch = batch
 
     def predict(self, windows: np.ndarray) -> np.ndarray:
@@ -190,8 +189,7 @@ class TileModel:
 
     def _forward(self, windows: np.ndarray) -> np.ndarray:
         """The network's logits for a few contiguous ``windows``."""
-        self.net.setInput(windows)
-        return np.array(self.net.forward(), np.float32)     # a copy: the net may reuse its output blob
+        return np.asarray(self.net.run(windows)[0], np.float32)
 
 
 @functools.lru_cache(maxsize=1)
@@ -656,13 +654,14 @@ class TileReader:
     def _result(self, probs: np.ndarray, located: Located, shift: float) -> TilesRead:
         rows, cols = self.board.rows, self.board.cols
         grid = probs.reshape(rows, cols, -1)
-        index = self.index if self.index is not None and plays_words(grid, self.index, self.codes) else None
+        memo: Memo = {}
+        index = self.index if self.index is not None and plays_words(grid, self.index, self.codes, memo) else None
         if index is not None:
-            fill_gaps(grid, index, self.codes)
+            fill_gaps(grid, index, self.codes, memo)
         best = probs.argmax(1)
         codes = np.array(list(self.codes))[best].reshape(rows, cols)
         confidence = probs.max(1).reshape(rows, cols)
-        words = tuple(decode_runs(grid, codes, confidence, index, self.letters))
+        words = tuple(decode_runs(grid, codes, confidence, index, self.letters, memo))
         return TilesRead(tuple("".join(row) for row in codes), confidence, words, located, shift)
 
 

@@ -78,6 +78,21 @@ class TileWord:
                 "in_dictionary": self.in_lexicon, "raw": self.raw}
 
 
+Memo = dict[bytes, Decoded]
+"""Runs already decoded, by their letters' log-probabilities: a read decodes each run once, though
+the board gate, the holes and the words each look at it."""
+
+
+def _decoded(logp: np.ndarray, index: LexiconIndex | None, letters: str, memo: Memo | None) -> Decoded:
+    """:func:`vision.words.decode` of one run's ``logp``, from ``memo`` when it was decoded before."""
+    if memo is None:
+        return decode(logp, index, alphabet=letters)
+    key = logp.tobytes()
+    if key not in memo:
+        memo[key] = decode(logp, index, alphabet=letters)
+    return memo[key]
+
+
 def letter_logs(probs: np.ndarray, blank: np.ndarray) -> np.ndarray:
     """(rows, cols, letters) log-probabilities of each square's letter, given that a tile lies
     there, from ``probs`` (rows, cols, codes: empty, blank, the letters); a ``blank`` square is
@@ -92,7 +107,7 @@ def letter_logs(probs: np.ndarray, blank: np.ndarray) -> np.ndarray:
     return logp
 
 
-def plays_words(probs: np.ndarray, index: LexiconIndex, codes: str) -> bool:
+def plays_words(probs: np.ndarray, index: LexiconIndex, codes: str, memo: Memo | None = None) -> bool:
     """Whether the board read as ``probs`` ((rows, cols, codes), the codes ``codes``: empty,
     blank, the letters) is a game of ``index``'s words: at least :data:`GAME_WORDS` of its runs
     of two or more tiles that hold no blank read, letter by letter, as the dictionary reads them
@@ -120,14 +135,14 @@ def plays_words(probs: np.ndarray, index: LexiconIndex, codes: str) -> bool:
         at = tuple(np.array(squares).T)
         if (read[at] == BLANK).any():
             continue
-        found = decode(logp[at], index, alphabet=codes[2:])
+        found = _decoded(logp[at], index, codes[2:], memo)
         total += 1
         words += found.in_lexicon and found.text == "".join(read[at])
     return total > 0 and words >= GAME_WORDS * total
 
 
 def decode_runs(probs: np.ndarray, codes: np.ndarray, confidence: np.ndarray, index: LexiconIndex | None,
-                letters: str) -> list[TileWord]:
+                letters: str, memo: Memo | None = None) -> list[TileWord]:
     """Each run of two or more tiles of ``codes`` ((rows, cols) codes, changed in place with
     ``confidence``) decoded against ``index`` (:func:`vision.words.decode`): a letter the word
     settles is written into ``codes`` (a blank stays ``?``), as sure as the word.
@@ -146,7 +161,7 @@ def decode_runs(probs: np.ndarray, codes: np.ndarray, confidence: np.ndarray, in
     words = []
     for direction, squares in runs(codes != EMPTY):
         index_of = tuple(np.array(squares).T)
-        found: Decoded = decode(logp[index_of], index, alphabet=letters)
+        found = _decoded(logp[index_of], index, letters, memo) if index is not None else decode(logp[index_of], None, alphabet=letters)
         for sq, ch in zip(squares, found.text):
             if not blank[sq] and found.in_lexicon and found.confidence > confidence[sq]:
                 codes[sq], confidence[sq] = ch, found.confidence
@@ -155,7 +170,7 @@ def decode_runs(probs: np.ndarray, codes: np.ndarray, confidence: np.ndarray, in
     return words
 
 
-def fill_gaps(probs: np.ndarray, index: LexiconIndex, codes: str) -> list[tuple[int, int, str]]:
+def fill_gaps(probs: np.ndarray, index: LexiconIndex, codes: str, memo: Memo | None = None) -> list[tuple[int, int, str]]:
     """The squares read as empty that the board's words need (see the module docstring), as
     (row, col, letter); ``probs`` ((rows, cols, codes), the codes ``codes``: empty, blank, the
     letters) is changed in place so that each reads as that letter, barely (it stays unsure).
@@ -166,7 +181,7 @@ def fill_gaps(probs: np.ndarray, index: LexiconIndex, codes: str) -> list[tuple[
     logp = letter_logs(probs, read == BLANK)
     filled = []
     for row, col in zip(*np.nonzero((read == EMPTY) & (probs[:, :, 0] < GAP_EMPTY))):
-        letter = _needed(int(row), int(col), read, logp, index, letters)
+        letter = _needed(int(row), int(col), read, logp, index, letters, memo)
         if letter is not None:
             filled.append((int(row), int(col), letter))
     for row, col, letter in filled:
@@ -176,7 +191,8 @@ def fill_gaps(probs: np.ndarray, index: LexiconIndex, codes: str) -> list[tuple[
     return filled
 
 
-def _needed(row: int, col: int, read: np.ndarray, logp: np.ndarray, index: LexiconIndex, letters: str) -> str | None:
+def _needed(row: int, col: int, read: np.ndarray, logp: np.ndarray, index: LexiconIndex, letters: str,
+            memo: Memo | None) -> str | None:
     """The letter the words through the empty square (``row``, ``col``) of the board ``read``
     (its codes) need, or None: every run of two or more it would make is a dictionary word that
     keeps the letters read there (a blank is any) and agrees on this square's letter, and in one
@@ -188,7 +204,7 @@ def _needed(row: int, col: int, read: np.ndarray, logp: np.ndarray, index: Lexic
         if not before and not after:
             continue
         squares = before[::-1] + [(row, col)] + after
-        word = decode(logp[tuple(np.array(squares).T)], index, alphabet=letters)
+        word = _decoded(logp[tuple(np.array(squares).T)], index, letters, memo)
         kept = all(read[r, c] in (BLANK, ch) for (r, c), ch in zip(squares, word.text) if (r, c) != (row, col))
         if not (word.in_lexicon and word.confidence >= GAP_WORD and kept):
             return None
@@ -197,7 +213,7 @@ def _needed(row: int, col: int, read: np.ndarray, logp: np.ndarray, index: Lexic
             return None
         needed = letter
         telling |= bool(before and after) or any(
-            len(side) >= 2 and not decode(logp[tuple(np.array(side).T)], index, alphabet=letters).in_lexicon
+            len(side) >= 2 and not _decoded(logp[tuple(np.array(side).T)], index, letters, memo).in_lexicon
             for side in (before[::-1], after))
     return needed if telling else None
 

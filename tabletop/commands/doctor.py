@@ -173,18 +173,19 @@ def _fonts() -> list[tuple[str, str]]:
 
 
 def _tile_network() -> tuple[str, str]:
-    """The tile reader's network loads in OpenCV's dnn (a damaged or missing file says so)."""
+    """The tile reader's network loads in ONNX Runtime (a damaged or missing file says so)."""
+    from vision.errors import ModelMissing
     from vision.tiles import MODEL_PATH, TileModel
 
     try:
         TileModel(MODEL_PATH)
-    except Exception as error:                       # cv2.error or a missing file: say which
-        return MISSING, f"tile network {MODEL_PATH}: {str(error).strip().splitlines()[-1][:160]} (reinstall the checkout)"
-    return OK, f"tile network: {MODEL_PATH.name} ({MODEL_PATH.stat().st_size // 1024} KB, OpenCV dnn)"
+    except ModelMissing as error:
+        return MISSING, f"tile network: {str(error)[:200]} (reinstall the checkout)"
+    return OK, f"tile network: {MODEL_PATH.name} ({MODEL_PATH.stat().st_size // 1024} KB, ONNX Runtime)"
 
 
 def _letter_network() -> tuple[str, str]:
-    """The letter reader's network loads in OpenCV's dnn (a damaged or missing file says so)."""
+    """The letter reader's network loads in ONNX Runtime (a damaged or missing file says so)."""
     from vision.errors import ModelMissing
     from vision.letters import MODEL_PATH, LetterModel
 
@@ -192,7 +193,7 @@ def _letter_network() -> tuple[str, str]:
         LetterModel(MODEL_PATH)
     except ModelMissing as error:
         return MISSING, f"letter network: {error} (reinstall the checkout)"
-    return OK, (f"letter network: {MODEL_PATH.name} ({MODEL_PATH.stat().st_size // 1024} KB, OpenCV dnn; "
+    return OK, (f"letter network: {MODEL_PATH.name} ({MODEL_PATH.stat().st_size // 1024} KB, ONNX Runtime; "
                 "trained on UNIPEN, UJI and CoMNIST handwriting, this model file CC BY-SA 4.0: vision/models/NOTICE)")
 
 
@@ -208,7 +209,7 @@ def _ukrainian_letter_network() -> tuple[str, str]:
     except ModelMissing as error:
         return MISSING, f"Ukrainian letter network: {error} (reinstall the checkout)"
     return OK, (f"Ukrainian letter network: {UK_MODEL_PATH.name} ({UK_MODEL_PATH.stat().st_size // 1024} KB, "
-                "OpenCV dnn; trained on CoMNIST, this model file CC BY-SA 4.0: vision/models/NOTICE)")
+                "ONNX Runtime; trained on CoMNIST, this model file CC BY-SA 4.0: vision/models/NOTICE)")
 
 
 def _room(config) -> tuple[str, str]:

@@ -341,8 +341,7 @@ def test_the_second_look_averages_what_each_turned_cut_reads_alone(reader):
     faces, _ = doubtful.classify(photo, boxes)
 
     def alone(cut):
-        doubtful.faces.setInput(np.ascontiguousarray(cut[None, None], np.float32))
-        out = doubtful.faces.forward(["faces", "turns"])[0]
+        out = doubtful.faces.run(cut[None, None], ["faces"])[0]
         z = np.asarray(out, np.float64)[0]
         p = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
         p[FACES.index("QU")] += p[FACES.index("Q")]
@@ -362,8 +361,7 @@ def test_a_batched_forward_equals_the_one_by_one_forward(reader, n, size):
     faces, turns = forward_in_batches(reader.faces, cuts, ["faces", "turns"], size)
     assert faces.shape == (n, len(FACES)) and turns.shape == (n, 4)
     for k in range(n):
-        reader.faces.setInput(cuts[k:k + 1])
-        one_face, one_turn = reader.faces.forward(["faces", "turns"])
+        one_face, one_turn = reader.faces.run(cuts[k:k + 1], ["faces", "turns"])
         np.testing.assert_allclose(faces[k], np.asarray(one_face)[0], atol=1e-5)
         np.testing.assert_allclose(turns[k], np.asarray(one_turn)[0], atol=1e-5)
 
@@ -649,20 +647,16 @@ def test_a_surer_first_reading_is_kept_over_the_grid_look(reader, monkeypatch):
     assert reader.read(np.full((400, 400, 3), 120, np.uint8)).dice[4].face == "A"
 
 
-@pytest.mark.skipif(not hasattr(cv2.dnn, "ENGINE_CLASSIC"), reason="OpenCV without a choice of dnn engine")
-def test_the_networks_run_by_the_classic_engine_give_the_new_engines_outputs(reader):
-    """The reader loads its networks with OpenCV's classic dnn engine (faster on them); its outputs
-    are the new engine's."""
+def test_the_networks_run_by_onnx_runtime_give_opencv_dnns_outputs(reader):
+    """The reader runs its networks with ONNX Runtime (faster on them, issue 24's tenth round); its
+    outputs are OpenCV's dnn's, which ran them before."""
     rng = np.random.default_rng(0)
     cuts = rng.normal(0, 1, (5, 1, 32, 32)).astype(np.float32)
     photo = rng.random((1, 3, 384, 384)).astype(np.float32)
-    for path, net, x, names in ((FACES_PATH, reader.faces, cuts, ["faces", "turns"]), (FINDER_PATH, reader.finder, photo, None)):
-        other = cv2.dnn.readNetFromONNX(str(path), cv2.dnn.ENGINE_NEW)
-        outs = []
-        for n in (net, other):
-            n.setInput(x)
-            outs.append(n.forward(names) if names else [n.forward()])
-        for a, b in zip(*outs):
+    for path, net, x, names in ((FACES_PATH, reader.faces, cuts, ["faces", "turns"]), (FINDER_PATH, reader.finder, photo, ["maps"])):
+        other = cv2.dnn.readNetFromONNX(str(path))
+        other.setInput(x)
+        for a, b in zip(net.run(x, names), other.forward(names)):
             np.testing.assert_allclose(np.asarray(a), np.asarray(b), atol=1e-3)
 
 
