@@ -38,9 +38,10 @@ of that height would be. The
 printed board's own tiles are card: on a board found by its markers whose likeliest tiles read
 surely where they lie, no height is tried.
 
-Runs of two or more tiles are decoded against the dictionary like handwriting
-(:func:`vision.words.decode`; a blank is a wildcard there), so an unsure letter inside a word
-comes out as the word's letter; a word the dictionary lacks is read as the letters show.
+With a dictionary, on a board whose runs mostly read as its words, the board's words settle the
+read (:mod:`vision.tilewords`): runs of two or more tiles are decoded against it like handwriting
+(a blank is a wildcard there), so an unsure letter inside a word comes out as the word's letter,
+and a square read unsurely as empty becomes the letter its words need.
 
 >>> from tabletop.resources import load_board
 >>> from rules.squares import Square
@@ -661,7 +662,7 @@ class TileReader:
         best = probs.argmax(1)
         codes = np.array(list(self.codes))[best].reshape(rows, cols)
         confidence = probs.max(1).reshape(rows, cols)
-        words = tuple(decode_runs(grid, codes, confidence, index, self.letters, memo))
+        words = tuple(decode_runs(grid, codes, confidence, index, self.letters, memo if index is not None else None))
         return TilesRead(tuple("".join(row) for row in codes), confidence, words, located, shift)
 
 

@@ -17,7 +17,7 @@ the dictionary:
 Both need a dictionary (``index``), and a board of words: :func:`plays_words` says whether most
 runs, as read letter by letter, are dictionary words. A board laid out with names, test patterns
 or a block of the alphabet is not, and there the dictionary would only turn true letters into
-the nearest words (real photos of such boards: 31 of 735 tiles lost); the reader then reads each
+the nearest words (kwwangkw's real photos, mostly such boards: 31 of 735 tiles lost); the reader then reads each
 square on its own.
 
 >>> import numpy as np
@@ -47,7 +47,7 @@ from vision.words import Decoded, LexiconIndex, decode
 EMPTY, BLANK = ".", "?"
 #: a square read as empty with less than this probability may be a tile its words need (the tuning
 #: photos' letters read as empty: 0.47-0.55; squares read as empty beside words on renders of
-#: crosswords of dictionary words, six families, seeds 61000-61519: none filled wrongly)
+#: crosswords of dictionary words, six families, 20 a family from seed 61000 + 100·k: none filled wrongly)
 GAP_EMPTY = 0.7
 #: ... when every run it would make is a dictionary word with at least this share
 #: (:attr:`vision.words.Decoded.confidence`)
@@ -79,8 +79,8 @@ class TileWord:
 
 
 Memo = dict[bytes, Decoded]
-"""Runs already decoded, by their letters' log-probabilities: a read decodes each run once, though
-the board gate, the holes and the words each look at it."""
+"""Runs already decoded against one dictionary, by their letters' log-probabilities: a read decodes
+each run once, though the board gate, the holes and the words each look at it."""
 
 
 def _decoded(logp: np.ndarray, index: LexiconIndex | None, letters: str, memo: Memo | None) -> Decoded:
@@ -161,7 +161,7 @@ def decode_runs(probs: np.ndarray, codes: np.ndarray, confidence: np.ndarray, in
     words = []
     for direction, squares in runs(codes != EMPTY):
         index_of = tuple(np.array(squares).T)
-        found = _decoded(logp[index_of], index, letters, memo) if index is not None else decode(logp[index_of], None, alphabet=letters)
+        found = _decoded(logp[index_of], index, letters, memo)
         for sq, ch in zip(squares, found.text):
             if not blank[sq] and found.in_lexicon and found.confidence > confidence[sq]:
                 codes[sq], confidence[sq] = ch, found.confidence
