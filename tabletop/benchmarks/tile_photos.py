@@ -103,7 +103,7 @@ def measure_photos(folder: Path, dictionary: bool = True) -> dict[str, Any]:
         if dictionary and language not in indexes:             # one a language, as a table keeps its reader's
             indexes[language] = reading_index(builtin_lexicon(language), language, alphabet(language))
         index = indexes.get(language) if dictionary else None
-        reader = TileReader(board, answer["language"], corners=given, index=index)
+        reader = TileReader(board, language, corners=given, index=index)
         grid = _grid_check(frame, given, board) if given is not None and frame is not None else None
         if grid is not None:
             grids.append(grid)
