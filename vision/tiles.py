@@ -507,7 +507,11 @@ class TileReader:
         doubted = np.flatnonzero((codes >= 2) & (kinds != ".") | few & (codes == 1))
         if len(doubted) == 0:
             return
-        colours = face_colours(light, centres)
+        looked = np.flatnonzero(np.isin(kinds, list(set(kinds[doubted]))))   # the doubted squares' classes
+        if not few:
+            looked = np.union1d(looked, plain_letters)
+        colours = np.zeros((len(kinds), 3), np.float32)
+        colours[looked] = face_colours(light, centres[looked])
         own = {kind: np.median(colours[kinds == kind], 0) for kind in set(kinds[doubted])}
         own_colour = np.array([np.abs(colours[sq] - own[kinds[sq]]).max() <= LABEL_COLOUR for sq in doubted], bool)
         if not few:
@@ -662,7 +666,7 @@ class TileReader:
         best = probs.argmax(1)
         codes = np.array(list(self.codes))[best].reshape(rows, cols)
         confidence = probs.max(1).reshape(rows, cols)
-        words = tuple(decode_runs(grid, codes, confidence, index, self.letters, memo if index is not None else None))
+        words = tuple(decode_runs(grid, codes, confidence, index, self.letters, memo))
         return TilesRead(tuple("".join(row) for row in codes), confidence, words, located, shift)
 
 

@@ -84,8 +84,9 @@ each run once, though the board gate, the holes and the words each look at it.""
 
 
 def _decoded(logp: np.ndarray, index: LexiconIndex | None, letters: str, memo: Memo | None) -> Decoded:
-    """:func:`vision.words.decode` of one run's ``logp``, from ``memo`` when it was decoded before."""
-    if memo is None:
+    """:func:`vision.words.decode` of one run's ``logp``, from ``memo`` when it was decoded before
+    against ``index`` (a run read without a dictionary is its letters, decoded afresh)."""
+    if memo is None or index is None:
         return decode(logp, index, alphabet=letters)
     key = logp.tobytes()
     if key not in memo:
