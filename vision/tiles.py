@@ -58,6 +58,7 @@ from __future__ import annotations
 import functools
 import pathlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -70,6 +71,9 @@ from vision.onnxnet import OnnxNet
 from vision.parallax import RaisedFaces
 from vision.tilewords import BLANK, EMPTY, Memo, TileWord, decode_runs, fill_gaps, plays_words
 from vision.words import LexiconIndex
+
+if TYPE_CHECKING:
+    from vision.gridfind import GridFound
 
 MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "tiles.onnx"
 #: the network trained on light tiles with dark letters only (``train_tiles.py --light``): where it reads
@@ -354,9 +358,7 @@ class TileReader:
             return locate(frame, rows, cols, cell=self.cell, outline=False)
         except NoMarkers:
             pass
-        from vision.gridfind import find_grid
-
-        found = find_grid(check_frame(frame), rows, cols, self.board.layers.get("premiums"))
+        found = self.find_grid(frame)
         located = from_corners(frame.shape, found.corners, rows, cols, self.cell)
         located.method = "grid"
         if found.straight is not None:                   # seen through a lens: the squares are read through it
@@ -365,6 +367,35 @@ class TileReader:
             located.homography = located.homography @ np.linalg.inv(seen_to_straight)
             located.lens = found.lens
         return located
+
+    def find_grid(self, frame: np.ndarray) -> GridFound:
+        """The board's grid found in ``frame`` without corners (:func:`vision.gridfind.find_grid`,
+        with the board's ``premiums`` layer and the squares this reader sees tiles on, so tiles on
+        the corner squares are not taken for a lens's bend); :class:`BoardNotFound` when it is not."""
+        from vision.gridfind import find_grid
+
+        frame = check_frame(frame)
+        return find_grid(frame, self.board.rows, self.board.cols, self.board.layers.get("premiums"),
+                         covered=lambda corners: self.covered(frame, corners))
+
+    def covered(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        """Which squares hold a tile, at a glance: the general network's first read of the board
+        with its grid at ``corners`` (the photo's pixels, TL, TR, BR, BL), a (rows, cols) mask.
+
+        >>> from tabletop.resources import load_board
+        >>> from vision.synth.tilescene import tile_scene
+        >>> board = load_board("examples/boards/boxed-15x15.toml", required=())
+        >>> shot = tile_scene(board, {Square(7, 7): "A", Square(0, 14): "B"}, seed=3, style="commercial")
+        >>> mask = TileReader(board).covered(shot.frame, shot.corners)
+        >>> np.argwhere(mask).tolist()
+        [[0, 14], [7, 7]]
+        """
+        rows, cols = self.board.rows, self.board.cols
+        light = even_light(from_corners(frame.shape, corners, rows, cols, self.cell).warp(frame), self.cell)
+        looked = np.flatnonzero(~self._plain(light)[0])
+        empty = np.ones(rows * cols, np.float32)
+        empty[looked] = self._classify(windows(light, self.middles[looked]), self.model)[:, 0]
+        return (empty < 0.5).reshape(rows, cols)
 
     def read(self, frame: np.ndarray, located: Located | None = None) -> TilesRead:
         """Read ``frame``; :class:`vision.errors.BoardNotFound` when the board is not in it."""

@@ -204,10 +204,11 @@ def measure(per_family: int, negatives: int, *, only: tuple[str, ...] = (), spli
     import cv2
 
     from tabletop.resources import load_board
-    from vision.gridfind import GridNotFound, corner_error, find_grid
+    from vision.gridfind import GridNotFound, corner_error
+    from vision.tiles import TileReader
 
     cv2.setNumThreads(1)
-    premiums = load_board("examples/boards/boxed-15x15.toml", required=()).layers["premiums"]
+    reader = TileReader(load_board("examples/boards/boxed-15x15.toml", required=()))   # finds as `score` does
     kinds = tuple(f for f in (*families(), "none", "cut", "other") if not only or f in only)
     result: dict[str, Any] = {"splits": {}}
     missed: list[str] = []
@@ -222,7 +223,7 @@ def measure(per_family: int, negatives: int, *, only: tuple[str, ...] = (), spli
                 frame, truth, in_view = seen_photo(family, first + k)
                 start = time.process_time()                     # this process's CPU: others' load left out
                 try:
-                    found = find_grid(frame, 15, 15, premiums)
+                    found = reader.find_grid(frame)
                 except GridNotFound:
                     found = None
                 ms = (time.process_time() - start) * 1000

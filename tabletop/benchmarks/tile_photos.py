@@ -104,7 +104,7 @@ def measure_photos(folder: Path, dictionary: bool = True) -> dict[str, Any]:
             indexes[language] = reading_index(builtin_lexicon(language), language, alphabet(language))
         index = indexes.get(language) if dictionary else None
         reader = TileReader(board, language, corners=given, index=index)
-        grid = _grid_check(frame, given, board) if given is not None and frame is not None else None
+        grid = _grid_check(frame, given, TileReader(board, language)) if given is not None and frame is not None else None
         if grid is not None:
             grids.append(grid)
         start = time.perf_counter()
@@ -151,15 +151,16 @@ def measure_photos(folder: Path, dictionary: bool = True) -> dict[str, Any]:
             "grid_wrong": sum(1 for g in grids if g > 0.25)}
 
 
-def _grid_check(frame: Any, corners: Any, board: Any) -> float:
-    """How far (squares) the grid found without ``corners`` is from them; -1.0 when refused."""
-    from vision.gridfind import GridNotFound, corner_error, find_grid
+def _grid_check(frame: Any, corners: Any, reader: Any) -> float:
+    """How far (squares) the grid ``reader`` finds without ``corners`` is from them, as `tabletop
+    score` finds it; -1.0 when refused."""
+    from vision.gridfind import GridNotFound, corner_error
 
     try:
-        found = find_grid(frame, board.rows, board.cols, board.layers.get("premiums"))
+        found = reader.find_grid(frame)
     except GridNotFound:
         return -1.0
-    return corner_error(found.corners, corners, board.rows, board.cols)
+    return corner_error(found.corners, corners, reader.board.rows, reader.board.cols)
 
 
 def print_photo_lines(m: dict[str, Any], targets: dict[str, float]) -> None:

@@ -304,3 +304,19 @@ def test_a_frame_beside_the_outer_lines_is_no_reason_to_guess_a_lens(monkeypatch
     lensfit._through_lens(image, corners, found, 15, 15, None, _bent_in(*offsets, 15, 15),
                           _bent_in(*offsets, 15, 15, frame=True))
     assert tried == []
+
+
+def test_tiles_on_the_corner_squares_are_not_taken_for_a_lens_bend():
+    """Tiles on all four corner squares hide the outer lines' ends, and their edges, found there,
+    read as a lens's bend: the finder alone refuses the grid; told which squares the tile reader
+    sees tiles on, it judges the ends by the sides no tile hides and finds it."""
+    from vision.tiles import TileReader
+
+    corners_played = {Square(r, c0 + k): ch for r, c0, word in ((0, 0, "FG"), (0, 13, "UR"), (14, 0, "NMY"),
+                                                                (14, 12, "EWA"), (7, 4, "HOUSE"))
+                      for k, ch in enumerate(word)}
+    shot = tile_scene(BOXED, corners_played, seed=204, style="commercial", fill=0.95)
+    with pytest.raises(GridNotFound, match="bent by the lens"):
+        find_grid(shot.frame, 15, 15, PREMIUMS)
+    found = TileReader(BOXED).find_grid(shot.frame)
+    assert corner_error(found.corners, shot.corners) <= 0.25

@@ -23,6 +23,9 @@ BENT_IN = 0.075
 #: out; a deluxe board's dark frame, 0.19 square out on one side and at the search's end on the
 #: others: declan-tune 001 and 003, issue 24's seventh round)
 FRAMED_OUT = 0.125
+#: the outer lines' ends are judged with the sides next to pieces left out (:func:`hide_covered`)
+#: only while at least this many of the sixteen sides beside the four corners' squares stay seen
+ENDS_SEEN = 4
 
 
 def quarter_off(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 15, lens: Lens | None = None) -> float:
@@ -88,6 +91,13 @@ def bent_in(image: np.ndarray, corners: np.ndarray, rows: int = 15, cols: int = 
 def _bent_in(across: np.ndarray, down: np.ndarray, rows: int, cols: int, frame: bool = False) -> float:
     """:func:`bent_in` from the lines found (:func:`_line_offsets`). With ``frame``, an outer line
     beside the board's frame (:func:`_framed`) is measured on the line next to it inside instead."""
+    found = _outer_ends(across, down, rows, cols, frame)
+    return float(found.mean()) / CELL if len(found) else float("nan")
+
+
+def _outer_ends(across: np.ndarray, down: np.ndarray, rows: int, cols: int, frame: bool = False) -> np.ndarray:
+    """How far (pixels) inside its place each outer line is found beside the two squares at each of
+    its ends, where it is found (:func:`_bent_in`'s measures, at most sixteen)."""
     inward = []
     framed = _framed(across, down, rows, cols) if frame else set()
     for offsets, n, lines, first in ((across, rows, cols, 0), (down, cols, rows, cols + 1)):
@@ -97,8 +107,45 @@ def _bent_in(across: np.ndarray, down: np.ndarray, rows: int, cols: int, frame: 
                 line += sign                             # the board's frame outshines it: the next line
             inward.append(sign * offsets[ends, line])
     found = np.concatenate(inward)
-    found = found[np.isfinite(found)]
-    return float(found.mean()) / CELL if len(found) else float("nan")
+    return found[np.isfinite(found)]
+
+
+def bent_in_seen(across: np.ndarray, down: np.ndarray, rows: int, cols: int) -> tuple[float, int]:
+    """:func:`bent_in` from the lines found (:func:`_line_offsets`, an outer line beside the
+    board's frame measured one line in), and on how many sides (of sixteen) it was measured.
+
+    >>> across, down = np.zeros((15, 16)), np.full((15, 16), np.nan)
+    >>> across[[0, 1, 13, 14], 0] = 4.0                 # the left line's ends found a quarter square in
+    >>> bent_in_seen(across, down, 15, 15)
+    (0.125, 8)
+    """
+    found = _outer_ends(across, down, rows, cols, frame=True)
+    return (float(found.mean()) / CELL if len(found) else float("nan")), len(found)
+
+
+def hide_covered(across: np.ndarray, down: np.ndarray, covered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The lines found (:func:`_line_offsets`) with every side beside a square ``covered`` (a
+    (rows, cols) mask: a piece lies there) left out, and every side found at the search's end
+    (its peak where the search stops: something beyond outshines it): a tile standing on a
+    corner square hides the outer lines' ends, and its own edges, found in their place, would
+    read as a lens's bend.
+
+    >>> across, down = np.zeros((3, 4)), np.full((3, 4), float(REACH))
+    >>> covered = np.zeros((3, 3), bool)
+    >>> covered[0, 0] = True
+    >>> a, d = hide_covered(across, down, covered)
+    >>> np.isnan(a[0]).tolist(), bool(np.isnan(d).all())
+    ([True, True, False, False], True)
+    """
+    rows, cols = covered.shape
+    beside_v = np.zeros((rows, cols + 1), bool)            # the vertical lines' sides, row by row
+    beside_v[:, :cols] |= covered
+    beside_v[:, 1:] |= covered
+    beside_h = np.zeros((cols, rows + 1), bool)            # the horizontal lines' sides, column by column
+    beside_h[:, :rows] |= covered.T
+    beside_h[:, 1:] |= covered.T
+    return (np.where(beside_v | (np.abs(across) >= REACH), np.nan, across),
+            np.where(beside_h | (np.abs(down) >= REACH), np.nan, down))
 
 
 def _framed(across: np.ndarray, down: np.ndarray, rows: int, cols: int) -> set[int]:
