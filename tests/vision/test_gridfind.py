@@ -312,11 +312,31 @@ def test_tiles_on_the_corner_squares_are_not_taken_for_a_lens_bend():
     sees tiles on, it judges the ends by the sides no tile hides and finds it."""
     from vision.tiles import TileReader
 
-    corners_played = {Square(r, c0 + k): ch for r, c0, word in ((0, 0, "FG"), (0, 13, "UR"), (14, 0, "NMY"),
-                                                                (14, 12, "EWA"), (7, 4, "HOUSE"))
-                      for k, ch in enumerate(word)}
-    shot = tile_scene(BOXED, corners_played, seed=204, style="commercial", fill=0.95)
+    shot = _corner_tiles_shot()
     with pytest.raises(GridNotFound, match="bent by the lens"):
         find_grid(shot.frame, 15, 15, PREMIUMS)
     found = TileReader(BOXED).find_grid(shot.frame)
     assert corner_error(found.corners, shot.corners) <= 0.25
+
+
+def _corner_tiles_shot():
+    played = {Square(r, c0 + k): ch for r, c0, word in ((0, 0, "FG"), (0, 13, "UR"), (14, 0, "NMY"),
+                                                        (14, 12, "EWA"), (7, 4, "HOUSE"))
+              for k, ch in enumerate(word)}
+    return tile_scene(BOXED, played, seed=204, style="commercial", fill=0.95)
+
+
+def test_ends_hidden_everywhere_or_unseeable_stay_refused_as_bent():
+    """Where every square holds a piece (no side beside the corners left to measure), or the
+    squares cannot be looked at, the grid is refused as bent, as without ``covered``."""
+    from vision.errors import BoardNotFound
+
+    shot = _corner_tiles_shot()
+    with pytest.raises(GridNotFound, match="bent by the lens"):
+        find_grid(shot.frame, 15, 15, PREMIUMS, covered=lambda corners: np.ones((15, 15), bool))
+
+    def unseeable(corners):
+        raise BoardNotFound("the four corners given do not frame a board")
+
+    with pytest.raises(GridNotFound, match="bent by the lens"):
+        find_grid(shot.frame, 15, 15, PREMIUMS, covered=unseeable)

@@ -10,6 +10,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from vision.errors import BoardNotFound
 from vision.gridfind.check import _refine_and_check
 from vision.gridfind.found import PATTERN_CLEAR, SURE, GridFound, GridNotFound
 from vision.gridfind.geometry import CELL, _clockwise_order, _square_side
@@ -123,7 +124,10 @@ def _bent_by_lens(offsets: tuple[np.ndarray, np.ndarray], corners: np.ndarray, r
     and the ends are within :data:`BENT_IN` there."""
     if covered is None:
         return True
-    mask = _covered_as_found(covered, corners, rows, cols)
+    try:
+        mask = _covered_as_found(covered, corners, rows, cols)
+    except BoardNotFound:                                 # the squares could not be looked at: bent, as before
+        return True
     bend, seen = bent_in_seen(*hide_covered(*offsets, mask), rows, cols)
     return seen < ENDS_SEEN or not abs(bend) <= BENT_IN
 
