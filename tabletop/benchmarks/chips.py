@@ -29,6 +29,8 @@ from typing import Callable
 
 import numpy as np
 
+from rules.squares import Square
+from tabletop.benchmarks.piece_photos import count_chips
 from tabletop.benchmarks.stats import ms_since, percentile_lower, progress_log
 
 TARGETS = {"per_square": 0.999, "ms_per_read": 50.0, "changes_from_hand_frames": 0, "ms_per_steady_frame": 5.0,
@@ -40,7 +42,6 @@ HELD_OUT = 1000
 def measure(photos: int, seed: int = 2026) -> dict:
     import cv2
 
-    from rules.squares import Square
     from tabletop.resources import load_board
     from vision.chips import ChipReader
     from vision.errors import VisionError
@@ -88,7 +89,6 @@ def _watching(board, reader, squares, sequences: int, rng, seed: int) -> tuple[i
     down, then the board with the new chip. Changes emitted at a frame with the hand in it, the
     changes emitted at rest that are right, and the median ms of a frame where nothing changed
     (shrunk, blurred and compared with the one before: what every frame costs between reads)."""
-    from rules.squares import Square
     from vision.chipwatch import ChipWatcher
     from vision.synth.chipscene import chip_scene
 
@@ -141,7 +141,6 @@ def measure_solid(split: str, per_family: int) -> dict:
     random third of the pictures or fewer, ``per_family`` photos each."""
     import cv2
 
-    from rules.squares import Square
     from tabletop.resources import load_board
     from vision.chips import ChipReader
     from vision.errors import VisionError
@@ -169,14 +168,7 @@ def measure_solid(split: str, per_family: int) -> dict:
                 rows = ("?" * board.cols,) * board.rows
                 row["board_not_found"] += 1
             ms.append(ms_since(start))
-            for sq in squares:
-                want, got = chips.get(sq, "."), rows[sq.row][sq.col]
-                row["squares"] += 1
-                row["right"] += want == got
-                row["chips"] += want != "."
-                row["chips_right"] += want != "." and want == got
-                if want != got:
-                    row["confusions"][f"{want}->{got}"] = row["confusions"].get(f"{want}->{got}", 0) + 1
+            count_chips(row, _wanted(board, squares, chips), rows)
         row["per_square"] = row["right"] / max(1, row["squares"])
         row["ms_per_read"] = statistics.median(ms)
         families.append(row)
@@ -184,6 +176,13 @@ def measure_solid(split: str, per_family: int) -> dict:
     return {"split": split, "seeds": [13 * first + 5, 13 * (first + per_family - 1) + 5], "families": families,
             "all": {"squares": total, "per_square": sum(r["right"] for r in families) / max(1, total),
                     "chips": sum(r["chips"] for r in families), "chips_right": sum(r["chips_right"] for r in families)}}
+
+
+def _wanted(board, squares: list, chips: dict) -> list[str]:
+    """The answer's rows for ``chips`` on ``squares`` of ``board``: ``?`` (not counted) elsewhere."""
+    counted = set(squares)
+    return ["".join(chips.get(sq, ".") if sq in counted else "?" for sq in (Square(r, c) for c in range(board.cols)))
+            for r in range(board.rows)]
 
 
 def print_solid(results: list[dict]) -> None:
@@ -202,6 +201,8 @@ def print_solid(results: list[dict]) -> None:
 
 def run(args) -> int:
     quick, as_json = bool(getattr(args, "quick", False)), bool(getattr(args, "json", False))
+    if getattr(args, "photos", None) is not None:
+        return _run_photos(args.photos, as_json)
     log = progress_log(as_json)
     result = measure_all(quick, log)
     solid = []
@@ -214,4 +215,26 @@ def run(args) -> int:
     print("chips benchmark (one core, 1280x960 synthetic photos of the printed board)")
     print_lines(result)
     print_solid(solid)
+    return 0
+
+
+def _run_photos(folder: str, as_json: bool) -> int:
+    """``bench chips --photos DIR``: answered photos of the chips board (:mod:`.piece_photos`)."""
+    from pathlib import Path
+
+    from tabletop.benchmarks.piece_photos import measure_chip_photos, print_chip_photo_lines
+    from tabletop.benchmarks.answered import AnswerError
+    from tabletop.errors import UserError
+
+    if not Path(folder).is_dir():
+        raise UserError(f"--photos {folder}: no such folder")
+    try:
+        result = measure_chip_photos(Path(folder))
+    except AnswerError as error:
+        raise UserError(f"--photos {folder}: {error}") from None
+    if as_json:
+        print(json.dumps({"targets": TARGETS, "photos": result}))
+        return 0
+    print("chips benchmark, answered photos (one core)")
+    print_chip_photo_lines(result, TARGETS["solid_per_square"])
     return 0

@@ -35,6 +35,7 @@ from typing import Callable
 
 import numpy as np
 
+from tabletop.benchmarks.piece_photos import count_dice
 from tabletop.benchmarks.stats import ms_since, percentile_lower, progress_log
 
 TARGETS = {"per_die": 0.99, "per_roll": 0.95, "ms_per_read": 50.0, "rolls_from_hand_or_moving": 0,
@@ -165,20 +166,7 @@ def measure_solid(language: str, split: str, per_family: int) -> dict:
             start = time.perf_counter()
             faces = reader.look(shot.image).faces
             ms.append(ms_since(start))
-            whole = True
-            for face, top, state in zip(faces, shot.top, shot.state):
-                if state == "seen":
-                    row["dice_seen"] += 1
-                    row["right"] += face == top
-                    whole &= face == top
-                elif state == "hidden":
-                    row["hidden"] += 1
-                    row["faces_for_hidden"] += face is not None
-                    whole &= face is None
-                else:
-                    row["partly"] += 1
-                    row["wrong_for_partly"] += face is not None and face != top
-                    whole &= face is None or face == top
+            whole = count_dice(row, faces, shot.top, shot.state)
             row["rolls_right"] += whole
         row["per_die"] = row["right"] / max(1, row["dice_seen"])
         row["ms_per_read"] = statistics.median(ms)
@@ -212,6 +200,8 @@ def run(args) -> int:
     from tabletop.benchmarks import plaindice
 
     quick, as_json = bool(getattr(args, "quick", False)), bool(getattr(args, "json", False))
+    if getattr(args, "photos", None) is not None:
+        return _run_photos(args.photos, as_json)
     log = progress_log(as_json)
     results = measure_all(quick, log)
     solid = []
@@ -227,4 +217,26 @@ def run(args) -> int:
     print_lines(results)
     print_solid(solid)
     plaindice.print_lines(plain)
+    return 0
+
+
+def _run_photos(folder: str, as_json: bool) -> int:
+    """``bench dice --photos DIR``: answered photos of labelled dice (:mod:`.piece_photos`)."""
+    from pathlib import Path
+
+    from tabletop.benchmarks.piece_photos import measure_dice_photos, print_dice_photo_lines
+    from tabletop.benchmarks.answered import AnswerError
+    from tabletop.errors import UserError
+
+    if not Path(folder).is_dir():
+        raise UserError(f"--photos {folder}: no such folder")
+    try:
+        result = measure_dice_photos(Path(folder))
+    except AnswerError as error:
+        raise UserError(f"--photos {folder}: {error}") from None
+    if as_json:
+        print(json.dumps({"targets": TARGETS, "photos": result}, ensure_ascii=False))
+        return 0
+    print("dice benchmark, answered photos (one core)")
+    print_dice_photo_lines(result, TARGETS["solid_per_die"])
     return 0

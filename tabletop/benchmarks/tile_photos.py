@@ -29,27 +29,17 @@ Example::
 
 from __future__ import annotations
 
-import json
 import statistics
 import time
 from pathlib import Path
 from typing import Any
 
+from tabletop.benchmarks.answered import PHOTO_SUFFIXES, AnswerError, answer_object
 from tabletop.benchmarks.stats import ms_since
-
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
-
-
-class AnswerError(ValueError):
-    """An answer file that cannot be used; the message names the file and what is wrong."""
-
 
 def load_answer(path: Path) -> dict[str, Any]:
     """The answer file ``path`` checked: four corners (or none), rows of one length, a language."""
-    try:
-        answer = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise AnswerError(f"{path.name}: not readable JSON ({error})") from None
+    answer = answer_object(path)
     corners, rows = answer.get("corners"), answer.get("rows")
     if corners is not None and not (isinstance(corners, list) and len(corners) == 4 and all(isinstance(p, list) and len(p) == 2 for p in corners)):
         raise AnswerError(f"{path.name}: 'corners' must be four [x, y] points, top-left first, clockwise")

@@ -12,8 +12,8 @@ from tabletop.errors import UserError
 
 #: modules of tabletop.benchmarks that are no benchmark of their own (no ``run``): the shared
 #: helpers, and parts that ``bench vision``, ``bench rules`` or ``bench tiles`` runs
-HELPERS = ("answers", "farboards", "glare", "hands", "outsider", "plaindice", "questique_moves", "scenes", "stats", "taps",
-           "tile_photos", "ukrainian")
+HELPERS = ("answered", "answers", "farboards", "glare", "hands", "outsider", "piece_photos", "plaindice", "questique_moves", "scenes",
+           "stats", "taps", "tile_photos", "ukrainian")
 
 
 def available() -> list[str]:
@@ -43,8 +43,9 @@ def _arguments(parser) -> None:
     parser.add_argument("name", help="which benchmark: " + ", ".join(available()))
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (for smoke tests)")
     parser.add_argument("--json", action="store_true", help="print the numbers as one JSON object")
-    parser.add_argument("--photos", metavar="DIR", help="tiles only: measure real photos in DIR instead, each "
-                        "with an answer file NAME.json beside it (corners, rows, language)")
+    parser.add_argument("--photos", metavar="DIR", help="tiles, dice and chips: measure answered photos in DIR "
+                        "instead, each with an answer file NAME.json beside it (tiles: corners, rows, language; "
+                        "labelled dice: language, each die's top and state; chips: board, rows)")
     parser.add_argument("--no-dictionary", action="store_true", help="tiles --photos only: read each square on its "
                         "own, without the language's dictionary that `tabletop score` reads words with")
 
