@@ -49,6 +49,7 @@ BENCHMARK_PARTS = {
     f"{BENCHMARKS}.tiles": {f"{BENCHMARKS}.tile_photos"},
     f"{BENCHMARKS}.dice": {f"{BENCHMARKS}.plaindice", f"{BENCHMARKS}.piece_photos"},
     f"{BENCHMARKS}.chips": {f"{BENCHMARKS}.piece_photos"},
+    f"{BENCHMARKS}.piece_photos": {f"{BENCHMARKS}.plaindice"},
 }
 
 

@@ -201,7 +201,7 @@ def run(args) -> int:
 
     quick, as_json = bool(getattr(args, "quick", False)), bool(getattr(args, "json", False))
     if getattr(args, "photos", None) is not None:
-        return _run_photos(args.photos, as_json)
+        return _run_photos(args.photos, as_json, bool(getattr(args, "plain", False)))
     log = progress_log(as_json)
     results = measure_all(quick, log)
     solid = []
@@ -220,23 +220,30 @@ def run(args) -> int:
     return 0
 
 
-def _run_photos(folder: str, as_json: bool) -> int:
-    """``bench dice --photos DIR``: answered photos of labelled dice (:mod:`.piece_photos`)."""
+def _run_photos(folder: str, as_json: bool, plain: bool = False) -> int:
+    """``bench dice --photos DIR [--plain]``: answered photos of labelled (or plain) dice
+    (:mod:`.piece_photos`)."""
     from pathlib import Path
 
-    from tabletop.benchmarks.piece_photos import measure_dice_photos, print_dice_photo_lines
+    from tabletop.benchmarks.piece_photos import (measure_dice_photos, measure_plain_dice_photos,
+                                                  print_dice_photo_lines, print_plain_dice_photo_lines)
     from tabletop.benchmarks.answered import AnswerError
     from tabletop.errors import UserError
 
     if not Path(folder).is_dir():
         raise UserError(f"--photos {folder}: no such folder")
     try:
-        result = measure_dice_photos(Path(folder))
+        result = measure_plain_dice_photos(Path(folder)) if plain else measure_dice_photos(Path(folder))
     except AnswerError as error:
         raise UserError(f"--photos {folder}: {error}") from None
     if as_json:
         print(json.dumps({"targets": TARGETS, "photos": result}, ensure_ascii=False))
         return 0
     print("dice benchmark, answered photos (one core)")
-    print_dice_photo_lines(result, TARGETS["solid_per_die"])
+    if plain:
+        from tabletop.benchmarks.plaindice import TARGETS as PLAIN_TARGETS
+
+        print_plain_dice_photo_lines(result, PLAIN_TARGETS["faces_right"])
+    else:
+        print_dice_photo_lines(result, TARGETS["solid_per_die"])
     return 0

@@ -18,6 +18,16 @@ hand or another die over it: ``hidden``, where the reader must return no face) o
 wrong; target >= 99 %), faces returned for hidden dice (target 0), wrong faces for partly hidden
 ones, whole rolls right, ms a read.
 
+Plain letter dice (``bench dice --photos DIR --plain``: a family's own dice, a Boggle-style tray),
+each die's top face as the reader names them (upper case, ``QU``, ``*`` a wild face; a bare ``Q``
+counts as ``QU``) and its box in the photo's pixels::
+
+    {"dice": [{"face": "E", "box": [412, 300, 470, 361]}, ...]}
+
+counted as ``bench dice`` counts the Boggle Boards photos (:mod:`tabletop.benchmarks.plaindice`):
+dice found, finds that are dice, faces right (target >= 98 %), faces left ``?``, faces right
+when read on the answer's boxes, ms a read (and at 1.9 and 3.1 MP).
+
 Chips on the printed picture board (``tabletop print-board sequence-letters``)::
 
     {"board": "sequence-letters", "rows": ["r.........", "..b.......", ...]}
@@ -59,6 +69,8 @@ def load_dice_answer(path: Path) -> dict[str, Any]:
     if language not in DICE:
         raise AnswerError(f"{path.name}: 'language' must be one of {', '.join(DICE)}, not {language!r}")
     dice, the_set = answer.get("dice"), DICE[language]
+    if isinstance(dice, list) and dice and all(isinstance(d, dict) and "box" in d for d in dice):
+        raise AnswerError(f"{path.name}: an answer of plain dice (faces and boxes): measure it with --plain")
     if not (isinstance(dice, list) and len(dice) == len(the_set) and all(isinstance(d, dict) for d in dice)):
         raise AnswerError(f"{path.name}: 'dice' must list the {len(the_set)} dice of the {language} set, in its order, "
                           "each {\"top\": FACE, \"state\": \"seen\"|\"hidden\"|\"partly\"}")
@@ -68,6 +80,29 @@ def load_dice_answer(path: Path) -> dict[str, Any]:
         if die.get("top") not in faces:
             raise AnswerError(f"{path.name}: die {number} has no face {die.get('top')!r} (its faces: {' '.join(faces)})")
     return {"language": language, "tops": [d["top"] for d in dice], "states": [d["state"] for d in dice]}
+
+
+def load_plain_dice_answer(path: Path) -> Any:
+    """A plain-dice answer file checked (each die a face the reader knows and a box of four
+    pixel bounds, left < right, top < bottom), as the photo's labelled dice
+    (:class:`vision.synth.realdice.LabelledPhoto`)."""
+    from vision.plaindice import FACES
+    from vision.synth.realdice import LabelledDie, LabelledPhoto
+
+    answer = answer_object(path)
+    dice = answer.get("dice")
+    if not (isinstance(dice, list) and dice and all(isinstance(d, dict) for d in dice)):
+        raise AnswerError(f"{path.name}: 'dice' must list the dice seen, each {{\"face\": FACE, \"box\": [x0, y0, x1, y1]}}")
+    labelled = []
+    for number, die in enumerate(dice, start=1):
+        face, box = die.get("face"), die.get("box")
+        if face not in FACES and face != "Q":
+            raise AnswerError(f"{path.name}: die {number}'s face {face!r} is none the reader knows ({' '.join(FACES)})")
+        if not (isinstance(box, list) and len(box) == 4 and all(isinstance(v, (int, float)) for v in box)
+                and box[0] < box[2] and box[1] < box[3]):
+            raise AnswerError(f"{path.name}: die {number}'s 'box' must be [x0, y0, x1, y1], left < right, top < bottom")
+        labelled.append(LabelledDie(str(face), (int(box[0]), int(box[1]), int(box[2]), int(box[3]))))
+    return LabelledPhoto(path.with_suffix("").name, tuple(labelled))
 
 
 def load_chips_answer(path: Path) -> dict[str, Any]:
@@ -183,6 +218,28 @@ def measure_dice_photos(folder: Path) -> dict[str, Any]:
             "ms_per_read": statistics.median(ms) if ms else None, "per_photo": per_photo}
 
 
+def measure_plain_dice_photos(folder: Path) -> dict[str, Any]:
+    """Read every answered photo of plain dice in ``folder``, counted as ``bench dice`` counts the
+    Boggle Boards photos (:func:`tabletop.benchmarks.plaindice.measure_photo`)."""
+    import cv2
+
+    from tabletop.benchmarks.plaindice import measure_photo, summary
+    from vision.plaindice import PlainDiceReader
+
+    cv2.setNumThreads(1)
+    pairs, unanswered = answered(folder)
+    reader, rows, unreadable = PlainDiceReader(), [], []
+    for photo, answer_path in pairs:
+        labelled = load_plain_dice_answer(answer_path)
+        image = _image(photo)
+        if image is None:
+            unreadable.append(photo.name)
+            continue
+        rows.append({**measure_photo(reader, labelled, image), "photo": photo.name})
+    return {"folder": str(folder), "photos": len(rows), "unanswered": unanswered, "unreadable": unreadable,
+            "summary": summary(rows) if rows else None, "per_photo": rows}
+
+
 def measure_chip_photos(folder: Path) -> dict[str, Any]:
     """Read every answered photo of the chips board in ``folder`` and count as the solid scenes do."""
     import cv2
@@ -240,6 +297,26 @@ def print_dice_photo_lines(m: dict[str, Any], per_die: float) -> None:
                   + (f"; {', '.join(p['errors'])}" if p["errors"] else ""))
     if m["unanswered"]:
         print(f"    without an answer file (skipped): {', '.join(m['unanswered'])}")
+
+
+def print_plain_dice_photo_lines(m: dict[str, Any], right: float) -> None:
+    """The lines of ``bench dice --photos DIR --plain``."""
+    print(f"  plain dice, answered photos in {m['folder']} ({m['photos']} photos)")
+    if not m["photos"]:
+        print("    no answered photos there (each photo needs an answer file NAME.json beside it)")
+    else:
+        s = m["summary"]
+        print(f"    dice {s['dice']}: found {s['recall']:.4f}, finds that are dice {s['precision']:.4f}, "
+              f"faces right {s['faces_right']:.4f} (target >= {right}), left ? {s['faces_unsure']:.4f}, "
+              f"right on the answer's boxes {s['faces_right_on_boxes']:.4f}")
+        print(f"    ms a read (median): as taken {s['ms_per_read']:.1f}, at 1.9 MP {s['ms_per_read_2mp']:.1f} "
+              f"(p95 {s['ms_per_read_2mp_p95']:.1f}), at 3.1 MP {s['ms_per_read_3mp']:.1f} (p95 {s['ms_per_read_3mp_p95']:.1f})")
+        for r in m["per_photo"]:
+            print(f"    {r['photo']:<40} {r['right']:>3} of {r['dice']:<3} right, {r['found']} found, {r['unsure']} ?; "
+                  f"{r['ms']:.0f} ms" + (f"; {' '.join(r['errors'])}" if r["errors"] else ""))
+    for what, names in (("without an answer file (skipped)", m["unanswered"]), ("not images OpenCV can read", m["unreadable"])):
+        if names:
+            print(f"    {what}: {', '.join(names)}")
 
 
 def print_chip_photo_lines(m: dict[str, Any], per_square: float) -> None:

@@ -46,6 +46,8 @@ def _arguments(parser) -> None:
     parser.add_argument("--photos", metavar="DIR", help="tiles, dice and chips: measure answered photos in DIR "
                         "instead, each with an answer file NAME.json beside it (tiles: corners, rows, language; "
                         "labelled dice: language, each die's top and state; chips: board, rows)")
+    parser.add_argument("--plain", action="store_true", help="dice --photos only: the photos are of plain letter dice "
+                        "(answers: each die's face and box) rather than the printed labels")
     parser.add_argument("--no-dictionary", action="store_true", help="tiles --photos only: read each square on its "
                         "own, without the language's dictionary that `tabletop score` reads words with")
 

@@ -15,11 +15,12 @@ from rules.squares import Square
 from tabletop.benchmarks import chips as chips_bench
 from tabletop.benchmarks import dice as dice_bench
 from tabletop.benchmarks.answered import AnswerError
-from tabletop.benchmarks.piece_photos import (load_chips_answer, load_dice_answer, measure_chip_photos,
-                                              measure_dice_photos)
+from tabletop.benchmarks.piece_photos import (load_chips_answer, load_dice_answer, load_plain_dice_answer,
+                                              measure_chip_photos, measure_dice_photos, measure_plain_dice_photos)
 from tabletop.errors import UserError
 from tabletop.resources import load_board
 from vision.synth.chips3d import chips_photo
+from vision.synth import realdice
 from vision.synth.dice3d import dice_photo
 
 pytestmark = pytest.mark.vision
@@ -75,6 +76,7 @@ def test_a_die_answered_hidden_that_the_reader_names_is_a_face_for_a_hidden_die(
     (lambda a: a["dice"].pop(), "must list the 8 dice of the en set"),
     (lambda a: a["dice"][0].update(top="Щ"), "die 1 has no face 'Щ'"),
     (lambda a: a["dice"][2].update(state="rolling"), "die 3's 'state' must be one of seen, hidden, partly"),
+    (lambda a: a.update(dice=[{"face": "E", "box": [0, 0, 9, 9]}]), "plain dice .*: measure it with --plain"),
 ])
 def test_a_malformed_dice_answer_is_refused_by_name(tmp_path, level_roll, change, message):
     answer = dice_answer(level_roll)
@@ -138,3 +140,38 @@ def test_the_commands_print_json_and_refuse_a_missing_folder(tmp_path, capsys, l
     (tmp_path / "roll.json").write_text("{", encoding="utf-8")
     with pytest.raises(UserError, match="roll.json: not readable JSON"):
         dice_bench.run(argparse.Namespace(photos=str(tmp_path), json=False, quick=False))
+
+
+needs_photos = pytest.mark.skipif(not (realdice.DATA_DIR / "annotations.csv").is_file(),
+                                  reason="the Boggle Boards photos are not in ../shared/data")
+
+
+@needs_photos
+def test_answered_plain_dice_photos_are_counted_as_the_boggle_photos_are(tmp_path):
+    photo = realdice.photos_of("train")[0]                 # a train photo: the split's rule kept
+    image = cv2.imread(str(photo.path()))
+    answer = {"dice": [{"face": d.face, "box": list(d.box)} for d in photo.dice]}
+    write(tmp_path, "tray", image, answer)
+    m = measure_plain_dice_photos(tmp_path)
+    s = m["summary"]
+    assert m["photos"] == 1 and s["dice"] == len(photo.dice) and s["recall"] >= 0.9
+    right = m["per_photo"][0]["right"]
+    assert right >= 0.9 * len(photo.dice)
+    from vision.plaindice import FACES
+
+    for die in answer["dice"]:                              # every answer one face on: right no more
+        face = "QU" if die["face"] == "Q" else die["face"]
+        die["face"] = FACES[(FACES.index(face) + 1) % len(FACES)]
+    write(tmp_path, "tray", image, answer)
+    assert measure_plain_dice_photos(tmp_path)["per_photo"][0]["right"] <= 0.1 * len(photo.dice)
+
+
+@pytest.mark.parametrize("answer, message", [
+    ({"dice": []}, "'dice' must list the dice seen"),
+    ({"dice": [{"face": "e", "box": [0, 0, 9, 9]}]}, "die 1's face 'e' is none the reader knows"),
+    ({"dice": [{"face": "E", "box": [9, 0, 0, 9]}]}, "die 1's 'box' must be"),
+])
+def test_a_malformed_plain_dice_answer_is_refused_by_name(tmp_path, answer, message):
+    (tmp_path / "bad.json").write_text(json.dumps(answer), encoding="utf-8")
+    with pytest.raises(AnswerError, match=message):
+        load_plain_dice_answer(tmp_path / "bad.json")
