@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 
@@ -37,3 +37,21 @@ def answer_object(path: Path) -> dict[str, Any]:
     if not isinstance(answer, dict):
         raise AnswerError(f"{path.name}: the answer must be a JSON object")
     return answer
+
+
+def measure_folder(folder: str | Path, measure: Callable[[Path], dict[str, Any]]) -> dict[str, Any]:
+    """``measure`` run on the folder ``--photos`` names; a missing folder or an answer that cannot
+    be used is a :class:`tabletop.errors.UserError` that says which (``tabletop bench`` prints it).
+
+    >>> measure_folder("/nonexistent", lambda folder: {})
+    Traceback (most recent call last):
+    tabletop.errors.UserError: --photos /nonexistent: no such folder
+    """
+    from tabletop.errors import UserError
+
+    if not Path(folder).is_dir():
+        raise UserError(f"--photos {folder}: no such folder")
+    try:
+        return measure(Path(folder))
+    except AnswerError as error:
+        raise UserError(f"--photos {folder}: {error}") from None

@@ -220,18 +220,10 @@ def run(args) -> int:
 
 def _run_photos(folder: str, as_json: bool) -> int:
     """``bench chips --photos DIR``: answered photos of the chips board (:mod:`.piece_photos`)."""
-    from pathlib import Path
-
+    from tabletop.benchmarks.answered import measure_folder
     from tabletop.benchmarks.piece_photos import measure_chip_photos, print_chip_photo_lines
-    from tabletop.benchmarks.answered import AnswerError
-    from tabletop.errors import UserError
 
-    if not Path(folder).is_dir():
-        raise UserError(f"--photos {folder}: no such folder")
-    try:
-        result = measure_chip_photos(Path(folder))
-    except AnswerError as error:
-        raise UserError(f"--photos {folder}: {error}") from None
+    result = measure_folder(folder, measure_chip_photos)
     if as_json:
         print(json.dumps({"targets": TARGETS, "photos": result}))
         return 0

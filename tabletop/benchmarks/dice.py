@@ -223,19 +223,11 @@ def run(args) -> int:
 def _run_photos(folder: str, as_json: bool, plain: bool = False) -> int:
     """``bench dice --photos DIR [--plain]``: answered photos of labelled (or plain) dice
     (:mod:`.piece_photos`)."""
-    from pathlib import Path
-
+    from tabletop.benchmarks.answered import measure_folder
     from tabletop.benchmarks.piece_photos import (measure_dice_photos, measure_plain_dice_photos,
                                                   print_dice_photo_lines, print_plain_dice_photo_lines)
-    from tabletop.benchmarks.answered import AnswerError
-    from tabletop.errors import UserError
 
-    if not Path(folder).is_dir():
-        raise UserError(f"--photos {folder}: no such folder")
-    try:
-        result = measure_plain_dice_photos(Path(folder)) if plain else measure_dice_photos(Path(folder))
-    except AnswerError as error:
-        raise UserError(f"--photos {folder}: {error}") from None
+    result = measure_folder(folder, measure_plain_dice_photos if plain else measure_dice_photos)
     if as_json:
         print(json.dumps({"targets": TARGETS, "photos": result}, ensure_ascii=False))
         return 0

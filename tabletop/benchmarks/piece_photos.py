@@ -282,10 +282,7 @@ def measure_chip_photos(folder: Path) -> dict[str, Any]:
 
 def print_dice_photo_lines(m: dict[str, Any], per_die: float) -> None:
     """The lines of ``bench dice --photos``."""
-    print(f"  labelled dice, answered photos in {m['folder']} ({m['photos']} photos)")
-    if not m["photos"]:
-        print("    no answered photos there (each photo needs an answer file NAME.json beside it)")
-    else:
+    if _opening("labelled dice", m):
         print(f"    faces right per die seen ({m['dice_seen']} dice)   {m['per_die']:>10.4f}   target >= {per_die}")
         print(f"    faces returned for hidden dice ({m['hidden']})   {m['faces_for_hidden']:>6}       target 0")
         print(f"    wrong faces for partly hidden dice      {m['wrong_for_partly']:>6} of {m['partly']}")
@@ -295,16 +292,12 @@ def print_dice_photo_lines(m: dict[str, Any], per_die: float) -> None:
             print(f"    {p['photo']:<40} {p['right']:>3} of {p['dice_seen']:<3} seen right; "
                   f"{p['faces_for_hidden']} faces for {p['hidden']} hidden; {p['ms']:.0f} ms"
                   + (f"; {', '.join(p['errors'])}" if p["errors"] else ""))
-    if m["unanswered"]:
-        print(f"    without an answer file (skipped): {', '.join(m['unanswered'])}")
+    _closing(m)
 
 
 def print_plain_dice_photo_lines(m: dict[str, Any], right: float) -> None:
     """The lines of ``bench dice --photos DIR --plain``."""
-    print(f"  plain dice, answered photos in {m['folder']} ({m['photos']} photos)")
-    if not m["photos"]:
-        print("    no answered photos there (each photo needs an answer file NAME.json beside it)")
-    else:
+    if _opening("plain dice", m):
         s = m["summary"]
         print(f"    dice {s['dice']}: found {s['recall']:.4f}, finds that are dice {s['precision']:.4f}, "
               f"faces right {s['faces_right']:.4f} (target >= {right}), left ? {s['faces_unsure']:.4f}, "
@@ -314,17 +307,12 @@ def print_plain_dice_photo_lines(m: dict[str, Any], right: float) -> None:
         for r in m["per_photo"]:
             print(f"    {r['photo']:<40} {r['right']:>3} of {r['dice']:<3} right, {r['found']} found, {r['unsure']} ?; "
                   f"{r['ms']:.0f} ms" + (f"; {' '.join(r['errors'])}" if r["errors"] else ""))
-    for what, names in (("without an answer file (skipped)", m["unanswered"]), ("not images OpenCV can read", m["unreadable"])):
-        if names:
-            print(f"    {what}: {', '.join(names)}")
+    _closing(m)
 
 
 def print_chip_photo_lines(m: dict[str, Any], per_square: float) -> None:
     """The lines of ``bench chips --photos``."""
-    print(f"  chips, answered photos in {m['folder']} ({m['photos']} photos)")
-    if not m["photos"]:
-        print("    no answered photos there (each photo needs an answer file NAME.json beside it)")
-    else:
+    if _opening("chips", m):
         print(f"    squares right ({m['squares']} squares)   {m['per_square']:>10.4f}   target >= {per_square}")
         print(f"    chips right                   {m['chips_right']:>6} of {m['chips']}   "
               f"(board not found: {m['board_not_found']}); ms per read (median) {m['ms_per_read']:.1f}")
@@ -332,5 +320,20 @@ def print_chip_photo_lines(m: dict[str, Any], per_square: float) -> None:
             print(f"    {p['photo']:<40} {p['right']:>4} of {p['squares']:<4} squares right"
                   + ("" if p["found"] else " (board not found)") + f"; {p['ms']:.0f} ms"
                   + (f"; {p['confusions']}" if p["confusions"] else ""))
-    if m["unanswered"]:
-        print(f"    without an answer file (skipped): {', '.join(m['unanswered'])}")
+    _closing(m)
+
+
+def _opening(what: str, m: dict[str, Any]) -> bool:
+    """A ``--photos`` report's first line; whether there are photos to report on."""
+    print(f"  {what}, answered photos in {m['folder']} ({m['photos']} photos)")
+    if not m["photos"]:
+        print("    no answered photos there (each photo needs an answer file NAME.json beside it)")
+    return bool(m["photos"])
+
+
+def _closing(m: dict[str, Any]) -> None:
+    """A ``--photos`` report's last lines: the photos left out, and why."""
+    for what, names in (("without an answer file (skipped)", m["unanswered"]),
+                        ("not images OpenCV can read", m.get("unreadable", []))):
+        if names:
+            print(f"    {what}: {', '.join(names)}")

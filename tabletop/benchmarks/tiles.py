@@ -286,15 +286,10 @@ def run(args) -> int:
 
 
 def _run_photos(folder: Path, as_json: bool, dictionary: bool = True) -> int:
-    from tabletop.benchmarks.tile_photos import AnswerError, measure_photos, print_photo_lines
-    from tabletop.errors import UserError
+    from tabletop.benchmarks.answered import measure_folder
+    from tabletop.benchmarks.tile_photos import measure_photos, print_photo_lines
 
-    if not folder.is_dir():
-        raise UserError(f"--photos {folder}: no such folder")
-    try:
-        result = measure_photos(folder, dictionary)
-    except AnswerError as error:
-        raise UserError(f"--photos {folder}: {error}") from None
+    result = measure_folder(folder, lambda there: measure_photos(there, dictionary))
     if as_json:
         print(json.dumps({"targets": TARGETS, "photos": result}, ensure_ascii=False))
         return 0
