@@ -391,22 +391,27 @@ class TileReader:
         [[0, 14], [7, 7]]
         """
         rows, cols = self.board.rows, self.board.cols
-        light = even_light(from_corners(frame.shape, corners, rows, cols, self.cell).warp(frame), self.cell)
-        looked = np.flatnonzero(~self._plain(light)[0])
-        empty = np.ones(rows * cols, np.float32)
-        empty[looked] = self._classify(windows(light, self.middles[looked]), self.model)[:, 0]
-        return (empty < 0.5).reshape(rows, cols)
+        probs, _plain, _board = self._glance(even_light(from_corners(frame.shape, corners, rows, cols, self.cell).warp(frame),
+                                                        self.cell))
+        return (probs[:, 0] < 0.5).reshape(rows, cols)
+
+    def _glance(self, light: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The first read of the evened top-down board ``light``: (squares, codes) probabilities,
+        the general network's on every square but the plainly empty ones (:meth:`_plain`, read as
+        empty), which squares those are, and the board's colour."""
+        probs = np.zeros((len(self.middles), len(self.codes)), np.float32)
+        probs[:, 0] = 1.0
+        plain, board_colour = self._plain(light)
+        looked = np.flatnonzero(~plain)
+        probs[looked] = self._classify(windows(light, self.middles[looked]), self.model)
+        return probs, plain, board_colour
 
     def read(self, frame: np.ndarray, located: Located | None = None) -> TilesRead:
         """Read ``frame``; :class:`vision.errors.BoardNotFound` when the board is not in it."""
         frame = check_frame(frame)
         located = located or self.locate(frame)
         light = even_light(located.warp(frame), self.cell)
-        probs = np.zeros((len(self.middles), len(self.codes)), np.float32)
-        probs[:, 0] = 1.0
-        plain, board_colour = self._plain(light)
-        looked = np.flatnonzero(~plain)
-        probs[looked] = self._classify(windows(light, self.middles[looked]), self.model)
+        probs, plain, board_colour = self._glance(light)
         tiles = probs[:, 0] < 0.5                             # as the first read sees them
         tile_like = self._tile_like(probs)[:HEIGHT_SQUARES]
         model, seen = self._network_for(probs, light, tile_like)

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tabletop.benchmarks.answered import PHOTO_SUFFIXES, AnswerError, answer_object
+from tabletop.benchmarks.answered import AnswerError, answer_object, answered
 from tabletop.benchmarks.stats import ms_since
 
 def load_answer(path: Path) -> dict[str, Any]:
@@ -69,19 +69,14 @@ def measure_photos(folder: Path, dictionary: bool = True) -> dict[str, Any]:
     from vision.tiles import TileReader
 
     cv2.setNumThreads(1)
-    photos = sorted(p for p in folder.glob("*") if p.suffix.lower() in PHOTO_SUFFIXES) if folder.is_dir() else []
+    pairs, unanswered = answered(folder)
     count = {"photos": 0, "squares": 0, "presence_right": 0, "tiles": 0, "tiles_right": 0, "foreign": 0, "not_read": 0}
     confusions: dict[str, int] = {}
-    unanswered: list[str] = []
     per_photo: list[dict[str, Any]] = []
     ms: list[float] = []
     grids: list[float] = []
     indexes: dict[str, Any] = {}
-    for photo in photos:
-        answer_path = photo.with_suffix(".json")
-        if not answer_path.exists():
-            unanswered.append(photo.name)
-            continue
+    for photo, answer_path in pairs:
         answer = load_answer(answer_path)
         rows = answer["rows"]
         layout = "" if answer["premiums"] is None else "premiums = [" + ", ".join(f'"{r}"' for r in answer["premiums"]) + "]\n"
@@ -94,7 +89,7 @@ def measure_photos(folder: Path, dictionary: bool = True) -> dict[str, Any]:
             indexes[language] = reading_index(builtin_lexicon(language), language, alphabet(language))
         index = indexes.get(language) if dictionary else None
         reader = TileReader(board, language, corners=given, index=index)
-        grid = _grid_check(frame, given, TileReader(board, language)) if given is not None and frame is not None else None
+        grid = _grid_check(frame, given, reader) if given is not None and frame is not None else None   # found without them
         if grid is not None:
             grids.append(grid)
         start = time.perf_counter()
